@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Every kernel-version quirk pcptop depends on, in one place, each with the
+ * kernel change that caused it. The rest of bpf/ calls only these helpers.
+ *
+ * vmlinux.h comes from Debian's 6.12 kernel; older and newer layouts are
+ * reached through CO-RE "___flavour" structs and field-existence checks, so
+ * one object loads on 6.1 through 6.18.
+ */
+#ifndef PCPTOP_COMPAT_BPF_H
+#define PCPTOP_COMPAT_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include "pcptop.h"
+
+/*
+ * 6ccdcb6d3a74 ("mm, pcp: reduce detecting time of consecutive high order
+ * page freeing", v6.7) replaced pcp->free_factor with free_count and flags;
+ * 51a755c56dc0 ("mm: tune PCP high automatically", v6.7) added high_min and
+ * high_max. This is the 6.1/6.6 layout for the fields that moved.
+ */
+struct per_cpu_pages___v61 {
+	int count;
+	int high;
+	int batch;
+	short free_factor;
+} __attribute__((preserve_access_index));
+
+/*
+ * PCPF_* bits are #defines, absent from BTF. PREV_FREE_HIGH_ORDER came with
+ * 6ccdcb6d3a74; FREE_HIGH_BATCH with the v6.7 PCP auto-tuning series.
+ */
+#define PCPTOP_PCPF_PREV_FREE_HIGH_ORDER (1 << 0)
+#define PCPTOP_PCPF_FREE_HIGH_BATCH (1 << 1)
+
+/*
+ * c544a952ba61 ("mm: pcp: increase pcp->free_count threshold to trigger
+ * free_high", v6.16) raised the threshold from batch to batch + high_min / 2.
+ * Nothing in BTF tells the two apart, so the kernel version decides.
+ */
+#define PCPTOP_FREE_HIGH_HIGH_MIN_VERSION KERNEL_VERSION(6, 16, 0)
+#ifndef KERNEL_VERSION
+#define KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))
+#endif
+
+extern int LINUX_KERNEL_VERSION __kconfig;
+
+static __always_inline int compat_free_high_rule(void)
+{
+	struct per_cpu_pages *pcp = NULL;
+
+	if (!bpf_core_field_exists(pcp->free_count))
+		return FREE_HIGH_RULE_FREE_FACTOR;
+	if (LINUX_KERNEL_VERSION >= PCPTOP_FREE_HIGH_HIGH_MIN_VERSION)
+		return FREE_HIGH_RULE_HIGH_MIN;
+	return FREE_HIGH_RULE_FREE_COUNT;
+}
+
+/*
+ * Whether the commit function (free_unref_page_commit, renamed
+ * free_frozen_page_commit in v6.15) will flush with free_high set, evaluated
+ * at its entry. The function adds the page to pcp->count before testing, so
+ * count is taken as it will be then.
+ */
+static __always_inline bool compat_commit_free_high(struct per_cpu_pages *pcp,
+						    unsigned int order)
+{
+	int rule = compat_free_high_rule();
+	int batch, count, free_count, high_min;
+	u8 flags;
+
+	if (!order || order > PCPTOP_PAGE_ALLOC_COSTLY_ORDER)
+		return false;
+
+	if (rule == FREE_HIGH_RULE_FREE_FACTOR) {
+		struct per_cpu_pages___v61 *old = (void *)pcp;
+
+		return BPF_CORE_READ(old, free_factor) != 0;
+	}
+
+	batch = BPF_CORE_READ(pcp, batch);
+	count = BPF_CORE_READ(pcp, count) + (1 << order);
+	free_count = BPF_CORE_READ(pcp, free_count);
+	flags = BPF_CORE_READ(pcp, flags);
+	if (!(flags & PCPTOP_PCPF_PREV_FREE_HIGH_ORDER))
+		return false;
+	if ((flags & PCPTOP_PCPF_FREE_HIGH_BATCH) && count < batch)
+		return false;
+	if (rule == FREE_HIGH_RULE_HIGH_MIN) {
+		high_min = BPF_CORE_READ(pcp, high_min);
+		/* high_min is never negative: the shift is the kernel's "/ 2" */
+		return free_count >= batch + (high_min >> 1);
+	}
+	return free_count >= batch;
+}
+
+/* index of a zone within its node: ZONE_DMA .. ZONE_DEVICE */
+static __always_inline int compat_zone_idx(struct zone *zone)
+{
+	struct pglist_data *pgdat = BPF_CORE_READ(zone, zone_pgdat);
+	unsigned long first, idx;
+
+	if (!pgdat)
+		return PCPTOP_ZONE_UNKNOWN;
+	first = (unsigned long)&pgdat->node_zones[0];
+	if ((unsigned long)zone < first)
+		return PCPTOP_ZONE_UNKNOWN;
+	idx = ((unsigned long)zone - first) / bpf_core_type_size(struct zone);
+	if (idx >= PCPTOP_ZONE_UNKNOWN)
+		return PCPTOP_ZONE_UNKNOWN;
+	return idx;
+}
+
+/*
+ * pindex_to_order(): NR_LOWORDER_PCP_LISTS = MIGRATE_PCPTYPES *
+ * (PAGE_ALLOC_COSTLY_ORDER + 1) lists, then the THP list(s) (one before
+ * 6.8, one per movability after).
+ */
+#define PCPTOP_NR_LOWORDER_PCP_LISTS \
+	(PCPTOP_MIGRATE_PCPTYPES * (PCPTOP_PAGE_ALLOC_COSTLY_ORDER + 1))
+
+static __always_inline int compat_pindex_order_slot(int pindex)
+{
+	if (pindex >= 0 && pindex < PCPTOP_NR_LOWORDER_PCP_LISTS)
+		return (unsigned int)pindex / PCPTOP_MIGRATE_PCPTYPES;
+	return PCPTOP_ORDER_SLOT_THP;
+}
+
+static __always_inline int compat_pindex_mt_slot(int pindex)
+{
+	if (pindex >= 0 && pindex < PCPTOP_NR_LOWORDER_PCP_LISTS)
+		return (unsigned int)pindex % PCPTOP_MIGRATE_PCPTYPES;
+	return PCPTOP_MT_SLOT_OTHER;
+}
+
+static __always_inline int compat_order_slot(unsigned int order)
+{
+	return order <= PCPTOP_PAGE_ALLOC_COSTLY_ORDER ? order :
+							 PCPTOP_ORDER_SLOT_THP;
+}
+
+/*
+ * MIGRATE_CMA only exists with CONFIG_CMA (Debian's arm64 6.12 has it, its
+ * amd64 6.12 does not), and MIGRATE_ISOLATE's value shifts with it: ask the
+ * running kernel's BTF through a flavour the compiler always knows.
+ */
+enum migratetype___pcptop {
+	MIGRATE_CMA___pcptop = 4,
+};
+
+static __always_inline int compat_mt_slot(int mt)
+{
+	if (mt >= 0 && mt < PCPTOP_MIGRATE_PCPTYPES)
+		return mt;
+	if (bpf_core_enum_value_exists(enum migratetype___pcptop,
+				       MIGRATE_CMA___pcptop) &&
+	    mt == bpf_core_enum_value(enum migratetype___pcptop,
+				      MIGRATE_CMA___pcptop))
+		return PCPTOP_MT_SLOT_CMA;
+	return PCPTOP_MT_SLOT_OTHER;
+}
+
+/*
+ * kmem:mm_page_alloc_zone_locked gained its percpu_refill argument in v5.19
+ * ("mm/page_alloc: fix tracepoint mm_page_alloc_zone_locked()"); the loader
+ * checks the tracepoint's BTF prototype and leaves refills unprobed on the
+ * 3-argument form rather than misread its arguments.
+ */
+#define PCPTOP_ZONE_LOCKED_TP_NARGS 4
+
+#endif /* PCPTOP_COMPAT_BPF_H */

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Structures shared by bpf/pcptop.bpf.c and the loader. The BPF side only
+ * counts and buckets; every interpretation happens in user space, so these
+ * layouts are also what a recording keeps.
+ */
+#ifndef PCPTOP_H
+#define PCPTOP_H
+
+/* BPF code gets __u64 from vmlinux.h, user space from the UAPI headers */
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/* log2 buckets: slot i holds [2^i, 2^(i+1) - 1], slot 0 also holds 0 */
+#define PCPTOP_HIST_SLOTS 32
+
+/*
+ * struct zone index (ZONE_DMA .. ZONE_DEVICE is at most 6 on any config);
+ * tracepoints carry a page but no zone, so their events go to the last slot.
+ */
+#define PCPTOP_MAX_ZONES 8
+#define PCPTOP_ZONE_UNKNOWN (PCPTOP_MAX_ZONES - 1)
+
+/* PCP lists hold orders 0..PAGE_ALLOC_COSTLY_ORDER (3) and the THP order */
+#define PCPTOP_PAGE_ALLOC_COSTLY_ORDER 3
+#define PCPTOP_ORDER_SLOTS 5
+#define PCPTOP_ORDER_SLOT_THP 4
+
+/* MIGRATE_UNMOVABLE, MOVABLE, RECLAIMABLE, then CMA alone, then the rest */
+#define PCPTOP_MIGRATE_PCPTYPES 3
+#define PCPTOP_MT_SLOT_CMA 3
+#define PCPTOP_MT_SLOT_OTHER 4
+#define PCPTOP_MT_SLOTS 5
+
+enum pcptop_hist {
+	HIST_BULK_FREE_PAGES,	/* pages per free_pcppages_bulk call (or run) */
+	HIST_REFILL_PAGES,	/* pages per rmqueue_bulk call (or run) */
+	HIST_LOCK_NS,		/* zone->lock wait + hold, bulk free path */
+	HIST_REFILL_NS,		/* zone->lock wait + hold, refill path */
+	HIST_FREE_HIGH_PAGES,	/* pages per free_high flush */
+	HIST_DECAY_PAGES,	/* pages freed per decay_pcp_high call */
+	HIST_DRAIN_PAGES,	/* pages per drain_pages_zone chunk */
+	NR_PCPTOP_HISTS,
+};
+
+/* per (zone, hist) histogram, a per-CPU array element */
+struct pcptop_hist_val {
+	__u64 slots[PCPTOP_HIST_SLOTS];
+	__u64 max;
+};
+
+enum pcptop_counter {
+	CNT_BULK_FREE_CALLS,
+	CNT_BULK_FREE_PAGES,
+	CNT_REFILL_CALLS,
+	CNT_REFILL_REQ_PAGES,	/* what rmqueue_bulk was asked for */
+	CNT_REFILL_PAGES,	/* what it returned (or runs counted) */
+	CNT_FREE_HIGH_COUNT,
+	CNT_FREE_HIGH_PAGES,
+	CNT_DECAY_CALLS,
+	CNT_DECAY_PAGES,
+	CNT_DRAIN_CALLS,
+	CNT_DRAIN_PAGES,
+	CNT_BULK_FREE_NS,	/* sum of HIST_LOCK_NS samples */
+	CNT_REFILL_NS,
+	CNT_DECAY_HIGH_BEFORE,	/* sum of pcp->high at decay_pcp_high entry */
+	CNT_DECAY_HIGH_AFTER,	/* ... and at its return */
+	CNT_XCHECK_DRAIN_PAGES,	/* mm_page_pcpu_drain pages, --cross-check */
+	NR_PCPTOP_COUNTERS,
+};
+
+/* per (zone, order slot, migratetype slot) counters, a per-CPU array element */
+struct pcptop_counter_val {
+	__u64 c[NR_PCPTOP_COUNTERS];
+};
+
+static inline int pcptop_hist_key(int zone, int hist)
+{
+	return zone * NR_PCPTOP_HISTS + hist;
+}
+
+static inline int pcptop_counter_key(int zone, int order_slot, int mt_slot)
+{
+	return (zone * PCPTOP_ORDER_SLOTS + order_slot) * PCPTOP_MT_SLOTS +
+	       mt_slot;
+}
+
+#define PCPTOP_NR_HIST_KEYS (PCPTOP_MAX_ZONES * NR_PCPTOP_HISTS)
+#define PCPTOP_NR_COUNTER_KEYS \
+	(PCPTOP_MAX_ZONES * PCPTOP_ORDER_SLOTS * PCPTOP_MT_SLOTS)
+
+/*
+ * Both maps hold two copies of every key. The probes write the copy of
+ * the current epoch; each interval the loader flips the epoch, then reads
+ * and zeroes the copy the probes just left, so a reset never races with
+ * the kernel's increments.
+ */
+#define PCPTOP_EPOCHS 2
+
+/* free_high detection, chosen by the loader from the kernel's BTF */
+enum pcptop_free_high_rule {
+	FREE_HIGH_RULE_NONE,
+	FREE_HIGH_RULE_FREE_FACTOR,	/* 6.1 .. 6.6: pcp->free_factor */
+	FREE_HIGH_RULE_FREE_COUNT,	/* 6.7 .. 6.15: free_count >= batch */
+	FREE_HIGH_RULE_HIGH_MIN,	/* 6.16+: free_count >= batch + high_min / 2 */
+};
+
+#endif /* PCPTOP_H */

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pcptop: how the Linux page allocator's per-CPU pagesets batch their work.
+ * The command table and what the commands share.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cli.h"
+
+#define PCPTOP_VERSION "0.1.0"
+#define NSEC_PER_SEC 1000000000.0
+
+volatile sig_atomic_t cli_exiting;
+
+static const struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} cmds[] = {
+	{ "info", cmd_info, "what is attached and why, the scale in force, each CPU's pcp count/high/batch" },
+	{ "stat", cmd_stat, "counters and histograms every interval (text or --json)" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+		"Usage: pcptop [COMMAND] [OPTIONS]\n"
+		"\n"
+		"Shows how the page allocator's per-CPU pagesets (PCP) batch their work:\n"
+		"how many pages each bulk free and refill moves, how often free_high\n"
+		"flushes and decay_pcp_high trims, how long zone->lock is held, and the\n"
+		"PCP batch scale (CONFIG_PCP_BATCH_SCALE_MAX or pcp_batch_scale_max=)\n"
+		"this kernel really runs with.\n"
+		"\n"
+		"Commands:\n");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-6s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f,
+		"\n"
+		"With no command pcptop runs 'stat -i 1' (the live view is to come).\n"
+		"'pcptop COMMAND --help' describes each command.\n"
+		"\n"
+		"Examples:\n"
+		"  pcptop info                  modes, scale and its source, pagesets\n"
+		"  pcptop stat -i 1             one report a second until Ctrl-C\n"
+		"  pcptop stat -i 5 -c 1 --json one JSON object after 5 seconds\n"
+		"\n"
+		"Needs root (or CAP_BPF + CAP_PERFMON) and a kernel with BTF.\n"
+		"Exit status: 0 ok, 1 runtime failure, 2 bad input or unusable system.\n"
+		"See pcptop(8).\n");
+}
+
+int cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pcptop: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+int cli_parse_seconds(const char *s, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno)
+		return -EINVAL;
+	if (*end == 's')
+		end++;
+	if (*end || !(v > 0) || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_count(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < 1)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	cli_exiting = 1;
+}
+
+void cli_install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	/* no SA_RESTART: a sleeping loop must wake up and detach */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+void cli_sleep(double secs)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)secs;
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * NSEC_PER_SEC);
+	while (!cli_exiting && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int main(int argc, char **argv)
+{
+	static char *default_argv[] = { "stat", "-i", "1", NULL };
+	size_t i;
+
+	if (argc < 2)
+		return cmd_stat(3, default_argv);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("pcptop %s\n", PCPTOP_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	if (argv[1][0] == '-')
+		return cmd_stat(argc, argv);
+	return cli_error("unknown command '%s': try 'pcptop --help'", argv[1]);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Parsers for the /proc files pcptop pairs its histograms with. Every
+ * function takes a full path so tests can point it at fixture trees;
+ * proc_path() builds "<root>/<rel>" for a root of "/" or a fixture dir.
+ * All return 0 or -errno (-ENOENT: the file or the item is not there).
+ */
+#ifndef PCPTOP_PROCFS_H
+#define PCPTOP_PROCFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define ZONE_NAME_LEN 16
+#define PCP_FIELD_ABSENT (-1)
+
+struct pcp_cpu {
+	int cpu;
+	int count;
+	int high;
+	int batch;
+	int high_min; /* PCP_FIELD_ABSENT where the kernel does not print it */
+	int high_max;
+};
+
+struct zone_pcp {
+	int node;
+	char name[ZONE_NAME_LEN];
+	int nr_cpus;
+	struct pcp_cpu *cpus;
+};
+
+struct zoneinfo {
+	int nr_zones;
+	struct zone_pcp *zones;
+};
+
+/* "<root>/<rel>", root "/" or "" meaning the live system */
+void proc_path(char *buf, size_t len, const char *root, const char *rel);
+
+/* the "pagesets" blocks of /proc/zoneinfo, 6.1 and 6.13+ (high_min/max) shapes */
+int zoneinfo_parse(const char *path, struct zoneinfo *zi);
+void zoneinfo_free(struct zoneinfo *zi);
+/* index into zi->zones of (node, name), or -1 */
+int zoneinfo_find(const struct zoneinfo *zi, int node, const char *name);
+
+/* "Page block order:" and "Pages per block:" of /proc/pagetypeinfo */
+int pagetypeinfo_parse(const char *path, int *order, int *pages_per_block);
+
+/*
+ * Value of CONFIG_<name> (name given without the CONFIG_ prefix) in a
+ * kernel config, plain or gzip-compressed (/proc/config.gz), told apart by
+ * the gzip magic, not the file name. "# CONFIG_X is not set" is -ENOENT.
+ */
+int kconfig_lookup(const char *path, const char *name, char *val, size_t len);
+
+/*
+ * Value of "param=value" on a kernel command line; the last occurrence
+ * wins, as it does for __setup() handlers. Parameters after a lone "--"
+ * belong to init and are not looked at. "param" without "=" gives "".
+ */
+int cmdline_lookup(const char *path, const char *param, char *val, size_t len);
+
+/*
+ * Address of a symbol in /proc/kallsyms (any type). -ENOENT when absent,
+ * -EPERM when it is listed with address 0 (kptr_restrict, not root).
+ */
+int kallsyms_lookup(const char *path, const char *sym, unsigned long long *addr);
+
+/*
+ * 0 when /proc/kallsyms shows at least one nonzero address, -EPERM when
+ * every address reads 0 (kptr_restrict, not root), -ENOENT when it lists
+ * nothing. Tells "symbol absent" from "addresses hidden" after an -ENOENT.
+ */
+int kallsyms_readable(const char *path);
+
+/* first integer in a file such as /proc/sys/vm/percpu_pagelist_high_fraction */
+int read_long_file(const char *path, long *val);
+
+/* whole small file into buf (NUL-terminated, trailing newline removed) */
+int read_text_file(const char *path, char *buf, size_t len);
+
+#endif /* PCPTOP_PROCFS_H */
