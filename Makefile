@@ -33,7 +33,7 @@ WARN := -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation
 INCLUDES := -I$(OUTPUT) -Isrc -Ibpf
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Ibpf
-LDLIBS := -lbpf -lelf -lz -lncursesw -ltinfo
+LDLIBS := -lbpf -lelf -lz
 ifeq ($(STATIC),1)
 LDFLAGS += -static
 endif

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -90,6 +91,14 @@ struct plan_rules {
 	char fentry_refused[96];
 	char kprobe_refused[96];
 };
+
+/* "EPERM" reads better than "Operation not permitted" next to a mode */
+static const char *errname(int err)
+{
+	const char *name = strerrorname_np(-err);
+
+	return name ? name : strerror(-err);
+}
 
 static bool verbose_libbpf;
 static char libbpf_last[ATTACH_MSG_LEN];
@@ -208,26 +217,38 @@ static void set_probe(struct probe_state *p, enum probe_mode mode,
 	va_end(ap);
 }
 
-/* why a function probe could not be used, for the reason text */
+/* why neither function probe flavour is in use, for the reason text */
 static const char *fn_unavailable(const struct kernel_facts *kf,
-				  const struct plan_rules *r, int id)
+				  const struct plan_rules *r, int id,
+				  char *buf, size_t len)
 {
+	const char *kp;
+
 	if (!r->allow_fn_probes)
-		return "function probes not requested";
+		return "not probed: --mode tracepoint";
 	if (!kf->in_btf[id])
 		return "not in BTF (inlined or absent in this kernel)";
-	if (r->fentry_refused[0] && !r->allow_kprobe)
-		return r->kprobe_refused[0] ? r->kprobe_refused :
-					      r->fentry_refused;
-	if (r->fentry_refused[0] && !kf->kprobe_pmu)
-		return r->fentry_refused;
-	return "no usable probe";
+	if (r->kprobe_refused[0])
+		kp = r->kprobe_refused;
+	else if (!kf->kprobe_pmu)
+		kp = "no kprobes in this kernel";
+	else if (!kf->in_kallsyms[id])
+		kp = "no kallsyms entry for kprobe";
+	else
+		kp = "kprobe not requested";
+	snprintf(buf, len, "%s, %s",
+		 r->fentry_refused[0] ? r->fentry_refused :
+					"fentry not requested",
+		 kp);
+	return buf;
 }
 
 static void plan_fn_probe(struct attach *a, const struct kernel_facts *kf,
 			  const struct plan_rules *r, int id)
 {
 	const char *fn = kf->fn[id];
+	char why_buf[PROBE_REASON_LEN];
+	const char *why = fn_unavailable(kf, r, id, why_buf, sizeof(why_buf));
 
 	if (r->allow_fn_probes && kf->in_btf[id] && r->allow_fentry) {
 		set_probe(&a->probes[id], MODE_FENTRY, fn, false,
@@ -238,8 +259,12 @@ static void plan_fn_probe(struct attach *a, const struct kernel_facts *kf,
 	    kf->in_kallsyms[id] && kf->kprobe_pmu) {
 		set_probe(&a->probes[id], MODE_KPROBE, fn, false,
 			  "kprobe/kretprobe on %s%s%s", fn,
-			  r->fentry_refused[0] ? ": " : "",
-			  r->fentry_refused);
+			  r->fentry_refused[0] ? " (" : "",
+			  r->fentry_refused[0] ? r->fentry_refused : "");
+		if (r->fentry_refused[0])
+			strncat(a->probes[id].reason, ")",
+				sizeof(a->probes[id].reason) -
+					strlen(a->probes[id].reason) - 1);
 		return;
 	}
 
@@ -248,8 +273,8 @@ static void plan_fn_probe(struct attach *a, const struct kernel_facts *kf,
 		if (kf->tp_drain) {
 			set_probe(&a->probes[id], MODE_TRACEPOINT,
 				  "kmem:" TP_DRAIN, true,
-				  "%s %s: pages exact, calls and lock time estimated from event runs",
-				  fn, fn_unavailable(kf, r, id));
+				  "%s: %s; pages exact, calls and lock time estimated from event runs",
+				  fn, why);
 			return;
 		}
 		break;
@@ -257,8 +282,8 @@ static void plan_fn_probe(struct attach *a, const struct kernel_facts *kf,
 		if (kf->tp_zone_locked) {
 			set_probe(&a->probes[id], MODE_TRACEPOINT,
 				  "kmem:" TP_ZONE_LOCKED, true,
-				  "%s %s: pages from percpu_refill events, calls and lock time estimated",
-				  fn, fn_unavailable(kf, r, id));
+				  "%s: %s; pages from percpu_refill events, calls and lock time estimated",
+				  fn, why);
 			return;
 		}
 		break;
@@ -266,16 +291,15 @@ static void plan_fn_probe(struct attach *a, const struct kernel_facts *kf,
 		if (a->probes[PROBE_BULK_FREE].mode != MODE_NONE) {
 			set_probe(&a->probes[id], MODE_HEURISTIC,
 				  a->probes[PROBE_BULK_FREE].target, true,
-				  "%s %s: estimated from bulk frees that start at an order 1-3 list",
-				  fn, fn_unavailable(kf, r, id));
+				  "%s: %s; estimated from bulk frees that start at an order 1-3 list",
+				  fn, why);
 			return;
 		}
 		break;
 	default:
 		break;
 	}
-	set_probe(&a->probes[id], MODE_NONE, "", false, "%s %s", fn,
-		  fn_unavailable(kf, r, id));
+	set_probe(&a->probes[id], MODE_NONE, "", false, "%s: %s", fn, why);
 }
 
 static void plan(struct attach *a, const struct kernel_facts *kf,
@@ -457,8 +481,8 @@ static void note_fallback(struct attach *a, enum probe_mode failed, int err)
 			      n ? ", " : "", probe_name(id),
 			      probe_mode_name(a->probes[id].mode));
 	snprintf(a->fallback, sizeof(a->fallback),
-		 "%s refused (%s): fell back to %s", probe_mode_name(failed),
-		 strerror(-err), list);
+		 "%s refused (%s): falling back to %s", probe_mode_name(failed),
+		 errname(err), list);
 }
 
 int attach_open(struct attach *a, const struct attach_opts *o)
@@ -508,12 +532,12 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 			rules.allow_fentry = false;
 			snprintf(rules.fentry_refused,
 				 sizeof(rules.fentry_refused),
-				 "(fentry refused: %s)", strerror(-err));
+				 "fentry refused (%s)", errname(err));
 		} else {
 			rules.allow_kprobe = false;
 			snprintf(rules.kprobe_refused,
 				 sizeof(rules.kprobe_refused),
-				 "(kprobe refused: %s)", strerror(-err));
+				 "kprobe refused (%s)", errname(err));
 		}
 	}
 	if (err) {
