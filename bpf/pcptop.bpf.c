@@ -24,6 +24,14 @@ const volatile __u64 run_gap_ns = 5000;
 /* the commit function is probed: tag free_high exactly, no pindex guess */
 const volatile bool free_high_exact;
 
+/*
+ * No single free_pcppages_bulk or rmqueue_bulk moves more than batch <<
+ * scale pages, and drain_pages_zone frees back-to-back chunks of exactly
+ * that size with nothing traced between them: cutting runs there restores
+ * the chunks. Set by the loader once it knows batch and the scale; 0 = no cut.
+ */
+__u64 run_max_pages;
+
 /* which copy of the map keys the probes write, flipped by the loader */
 __u32 epoch;
 
@@ -551,7 +559,8 @@ static __always_inline void run_event(int kind, unsigned int order, int mt)
 		  compat_mt_slot(mt),
 		  kind == RUN_FREE ? CNT_BULK_FREE_PAGES : CNT_REFILL_PAGES,
 		  pages);
-	if (run->kind == kind && now - run->last_ns <= run_gap_ns) {
+	if (run->kind == kind && now - run->last_ns <= run_gap_ns &&
+	    (!run_max_pages || run->pages + pages <= run_max_pages)) {
 		run->pages += pages;
 		run->last_ns = now;
 		return;

@@ -574,6 +574,12 @@ const char *attach_summary_mode(const struct attach *a)
 	return probe_mode_name(common);
 }
 
+void attach_set_run_cap(struct attach *a, unsigned long long pages)
+{
+	if (a->skel)
+		a->skel->bss->run_max_pages = pages;
+}
+
 int attach_read_kernel_int(struct attach *a, unsigned long long addr,
 			   int *value)
 {

@@ -79,6 +79,9 @@ void attach_close(struct attach *a);
 /* mode shared by every attached probe, or "mixed" */
 const char *attach_summary_mode(const struct attach *a);
 
+/* tracepoint mode: cut event runs at this many pages (batch << scale) */
+void attach_set_run_cap(struct attach *a, unsigned long long pages);
+
 /* value of an int at a kernel address, read by a BPF program */
 int attach_read_kernel_int(struct attach *a, unsigned long long addr,
 			   int *value);

@@ -371,6 +371,7 @@ int cmd_stat(int argc, char **argv)
 		cli_error("reading /proc: %s", strerror(-err));
 		goto out_attach;
 	}
+	attach_set_run_cap(&a, system_chunk_bound(&sf));
 	err = snapshot_alloc(&snap, libbpf_num_possible_cpus());
 	if (err) {
 		cli_error("out of memory for %d CPUs", snap.nr_cpus);

@@ -69,6 +69,17 @@ int system_max_batch(const struct system_facts *sf)
 	return best;
 }
 
+unsigned long long system_chunk_bound(const struct system_facts *sf)
+{
+	int batch = system_max_batch(sf);
+
+	/* an inferred scale is a lower bound: no bound can come from it */
+	if (batch <= 0 || sf->scale.value < 0 ||
+	    sf->scale.source == SCALE_SRC_INFERRED)
+		return 0;
+	return (unsigned long long)batch << sf->scale.value;
+}
+
 void system_scale_line(const struct system_facts *sf, char *buf, size_t len)
 {
 	const struct scale_info *s = &sf->scale;

@@ -35,6 +35,9 @@ const char *system_zone_name(const struct system_facts *sf, int idx);
 /* largest pcp->batch over every zone and CPU, 0 when unknown */
 int system_max_batch(const struct system_facts *sf);
 
+/* batch << scale, the largest chunk any bulk call moves; 0 when unknown */
+unsigned long long system_chunk_bound(const struct system_facts *sf);
+
 /* "scale 5 (config, /proc/config.gz)": the first line of every view */
 void system_scale_line(const struct system_facts *sf, char *buf, size_t len);
 

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Assertions for the shell test suites: each check prints one line and is
+# counted; summary prints "N passed, N failed" and sets the exit status.
+# Sourced, not run.
+
+T_PASSED=0
+T_FAILED=0
+
+t_pass() {
+	T_PASSED=$((T_PASSED + 1))
+	printf 'ok   %s\n' "$*"
+}
+
+t_fail() {
+	T_FAILED=$((T_FAILED + 1))
+	printf 'FAIL %s\n' "$*"
+}
+
+# t_check DESC -- CMD...: passes when CMD exits 0
+t_check() {
+	local desc=$1
+	shift
+	[ "$1" = -- ] && shift
+	if "$@"; then t_pass "$desc"; else t_fail "$desc"; fi
+}
+
+# t_cmp DESC A OP B: numeric comparison (-gt, -ge, -eq, -le, -lt, -ne)
+t_cmp() {
+	local desc=$1 a=$2 op=$3 b=$4
+	if [[ "$a" =~ ^-?[0-9]+$ && "$b" =~ ^-?[0-9]+$ ]] && [ "$a" "$op" "$b" ]; then
+		t_pass "$desc ($a $op $b)"
+	else
+		t_fail "$desc (got '$a', want $op '$b')"
+	fi
+}
+
+# t_eq DESC GOT WANT: string equality
+t_eq() {
+	if [ "$2" = "$3" ]; then
+		t_pass "$1 ($2)"
+	else
+		t_fail "$1 (got '$2', want '$3')"
+	fi
+}
+
+# t_within_pct DESC A B PCT: |A - B| <= PCT% of B, both > 0
+t_within_pct() {
+	local desc=$1 a=$2 b=$3 pct=$4
+	if awk -v a="$a" -v b="$b" -v p="$pct" \
+		'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && b > 0 && d * 100 <= p * b) }'; then
+		t_pass "$desc ($a vs $b, within $pct%)"
+	else
+		t_fail "$desc ($a vs $b, not within $pct%)"
+	fi
+}
+
+t_summary() {
+	printf '%d passed, %d failed\n' "$T_PASSED" "$T_FAILED"
+	[ "$T_FAILED" -eq 0 ]
+}

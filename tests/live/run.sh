@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Live tests on this machine's own kernel. fentry is refused here, so they
+# prove tracepoint mode: counts move under a known page churn, pages agree
+# with perf's count of the same tracepoint, the scale matches the config,
+# bad input exits 2 and nothing stays attached afterwards.
+# Usage: tests/live/run.sh [BUILD_DIR]   (default build)
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+
+B=${1:-build}
+P=$B/pcptop
+CHURN=$B/churn
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+if [ ! -x "$P" ] || [ ! -x "$CHURN" ]; then
+	echo "live: $P or $CHURN missing: run make first" >&2
+	exit 2
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "live: needs root (BPF)" >&2
+	exit 2
+fi
+# perf reads tracepoint ids from tracefs, which may not be mounted
+if [ ! -d /sys/kernel/tracing/events ]; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+fi
+
+echo "== info"
+"$P" info --json >"$TMP/info.json" 2>"$TMP/info.err"
+t_eq "info exits 0" "$?" 0
+t_eq "info names this kernel" "$(jq -r .kernel.release "$TMP/info.json")" "$(uname -r)"
+want_scale=$( (zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null) |
+	sed -n 's/^CONFIG_PCP_BATCH_SCALE_MAX=//p')
+if grep -q ' pcp_batch_scale_max$' /proc/kallsyms; then
+	t_eq "scale source on a patched kernel" "$(jq -r .scale.source "$TMP/info.json")" kernel-variable
+else
+	t_eq "scale value is the config's" "$(jq -r .scale.value "$TMP/info.json")" "$want_scale"
+	t_eq "scale source" "$(jq -r .scale.source "$TMP/info.json")" config
+	t_eq "scale.sources.config" "$(jq -r .scale.sources.config "$TMP/info.json")" "$want_scale"
+fi
+t_eq "bulk_free probe mode (fentry refused here)" \
+	"$(jq -r '.probes[] | select(.name=="bulk_free") | .mode' "$TMP/info.json")" tracepoint
+t_check "fallback is explained in info" -- \
+	grep -q 'fentry refused (EPERM)' <(jq -r .fallback "$TMP/info.json")
+t_check "fallback said once on stderr" -- \
+	test "$(grep -c 'falling back' "$TMP/info.err")" = 1
+t_eq "pageblock order matches /proc/pagetypeinfo" "$(jq -r .pageblock_order "$TMP/info.json")" \
+	"$(sed -n 's/^Page block order: *//p' /proc/pagetypeinfo)"
+zi_batch=$(awk '/^Node 0, zone +Normal/ { z = 1 } z && /batch:/ { print $2; exit }' /proc/zoneinfo)
+t_eq "Normal zone batch matches /proc/zoneinfo" \
+	"$(jq -r '[.zones[] | select(.node==0 and .zone=="Normal") | .cpus[0].batch][0]' "$TMP/info.json")" "$zi_batch"
+t_cmp "a pageset per CPU in Normal" \
+	"$(jq '[.zones[] | select(.node==0 and .zone=="Normal") | .cpus[]] | length' "$TMP/info.json")" -eq "$(nproc)"
+
+echo "== stat under page churn, beside perf"
+# Interval 3 of pcptop holds the whole churn. perf counts from just after
+# interval 3 starts until just after it ends (its workload waits for the
+# third JSON line), so the two windows differ by well under a second of
+# whatever else the machine frees.
+wait_lines() { # FILE N: until FILE has N lines (or 30 s)
+	local i
+	for i in $(seq 300); do
+		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+"$P" stat -i 5 -c 4 --json >"$TMP/stat.all" 2>"$TMP/stat.err" &
+stat_pid=$!
+perf_events=()
+for o in 0 1 2 3 "$(jq -r .pageblock_order "$TMP/info.json")"; do
+	perf_events+=(-e kmem:mm_page_pcpu_drain --filter "order==$o")
+done
+wait_lines "$TMP/stat.all" 2
+perf stat -a -x, "${perf_events[@]}" -o "$TMP/perf.csv" -- sh -c \
+	"touch $TMP/perf.ready; while [ \$(wc -l <$TMP/stat.all) -lt 3 ]; do sleep 0.02; done" &
+perf_pid=$!
+for i in $(seq 100); do [ -e "$TMP/perf.ready" ] && break; sleep 0.05; done
+"$CHURN" -m 256 -n 2 >"$TMP/churn.out"
+t_cmp "churn ended inside interval 3" "$(wc -l <"$TMP/stat.all")" -eq 2
+wait "$perf_pid"
+wait "$stat_pid"
+t_eq "stat exits 0" "$?" 0
+t_cmp "one JSON line per interval" "$(wc -l <"$TMP/stat.all")" -eq 4
+sed -n 3p "$TMP/stat.all" >"$TMP/stat.json"
+S=$TMP/stat.json
+t_eq "stat mode" "$(jq -r .mode "$S")" tracepoint
+bf_pages=$(jq .bulk_free.pages "$S")
+t_cmp "bulk_free.pages > 0" "$bf_pages" -gt 0
+t_cmp "refill.pages > 0" "$(jq .refill.pages "$S")" -gt 0
+t_cmp "bulk_free.calls > 0" "$(jq .bulk_free.calls "$S")" -gt 0
+t_cmp "lock_ns.total > 0" "$(jq .lock_ns.total "$S")" -gt 0
+churn_pages=$(awk '{ print $2 }' "$TMP/churn.out")
+t_cmp "bulk frees cover most of the churn's pages" "$bf_pages" -ge $((churn_pages / 2))
+hist_sum=$(jq '[.hist.bulk_free_pages[].count] | add' "$S")
+t_eq "bulk_free_pages histogram holds one sample per call" "$hist_sum" "$(jq .bulk_free.calls "$S")"
+t_cmp "largest bulk free <= batch << scale" "$(jq .bulk_free.max "$S")" -le \
+	$(( zi_batch << $(jq .scale.value "$S") ))
+perf_pages=$(awk -F, -v orders="0 1 2 3 $(jq -r .pageblock_order "$TMP/info.json")" '
+	BEGIN { split(orders, o, " ") }
+	$3 ~ /mm_page_pcpu_drain/ { n++; sum += $1 * 2 ^ o[n] }
+	END { printf "%d\n", sum }' "$TMP/perf.csv")
+t_within_pct "pcptop pages match perf's mm_page_pcpu_drain" "$bf_pages" "$perf_pages" 5
+t_cmp "perf's window holds pcptop's interval" "$perf_pages" -ge "$bf_pages"
+
+echo "== errors and clean exit"
+"$P" stat -i 0 >/dev/null 2>"$TMP/err"
+t_eq "bad interval exits 2" "$?" 2
+t_cmp "bad interval: one line" "$(wc -l <"$TMP/err")" -eq 1
+"$P" stat --mode bogus >/dev/null 2>&1
+t_eq "bad mode exits 2" "$?" 2
+"$P" frobnicate >/dev/null 2>&1
+t_eq "unknown command exits 2" "$?" 2
+"$P" info --mode fentry >/dev/null 2>"$TMP/err"
+t_eq "--mode fentry where fentry is refused exits 2" "$?" 2
+t_check "--mode fentry says why" -- grep -q 'fentry.*refused' "$TMP/err"
+"$P" stat -i 1 >/dev/null 2>&1 &
+pid=$!
+sleep 2
+t_cmp "programs attached while stat runs" \
+	"$(bpftool prog show | grep -cE 'name (tp_drain|tp_zone_locked|read_kvar)')" -ge 2
+kill -INT "$pid"
+wait "$pid"
+t_eq "SIGINT ends stat with status 0" "$?" 0
+t_cmp "nothing left attached after exit" \
+	"$(bpftool prog show | grep -cE 'name (tp_drain|tp_zone_locked|read_kvar|fe_bulk|kp_bulk)')" -eq 0
+"$P" --help | grep -q 'Usage: pcptop'
+t_eq "--help exits 0" "$?" 0
+
+t_summary
