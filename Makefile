@@ -9,7 +9,7 @@
 #   make STATIC=1        a static build/pcptop
 #   make deps            install the Debian packages needed (idempotent)
 #   make run             deps, build, start pcptop
-#   make test            deps, build, every test
+#   make test            deps, build, every test (unit, live, VM matrix)
 #   make V=1             show the commands
 
 HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
@@ -33,7 +33,7 @@ WARN := -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation
 INCLUDES := -I$(OUTPUT) -Isrc -Ibpf
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Ibpf
-LDLIBS := -lbpf -lelf -lz
+LDLIBS := -lbpf -lelf -lz -lncursesw -ltinfo
 ifeq ($(STATIC),1)
 LDFLAGS += -static
 endif
@@ -56,7 +56,7 @@ UNIT_SRCS := src/procfs.c src/scale.c src/hist.c src/json.c
 UNIT_TESTS := $(wildcard tests/unit/*.c)
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload/*.c))
 
-.PHONY: all deps run test unit live vmlinux workloads clean
+.PHONY: all deps deps-all vm-builds run test unit live vmlinux workloads clean
 .DELETE_ON_ERROR:
 
 all: $(APP) workloads
@@ -94,14 +94,24 @@ $(OUTPUT)/unit_tests: $(UNIT_TESTS) $(UNIT_SRCS) $(wildcard src/*.h) | $(OUTPUT)
 deps:
 	$(Q)scripts/deps.sh $(if $(filter-out $(HOST_ARCH),$(ARCH)),$(ARCH))
 
+# the VM tests need the arm64 cross toolchain and libraries too
+deps-all:
+	$(Q)scripts/deps.sh arm64
+
 unit: $(OUTPUT)/unit_tests
 	$(Q)$(OUTPUT)/unit_tests
 
 live: all
 	$(Q)tests/live/run.sh $(APP)
 
-test: deps
-	$(Q)$(MAKE) --no-print-directory all
+# static binaries for the VM initramfs images, both arches
+vm-builds:
+	$(Q)$(MAKE) --no-print-directory STATIC=1 OUTPUT=build/vm-x86 all
+	$(Q)$(MAKE) --no-print-directory ARCH=arm64 all
+
+test: deps-all
+	$(Q)$(MAKE) --no-print-directory all $(OUTPUT)/unit_tests
+	$(Q)$(MAKE) --no-print-directory vm-builds
 	$(Q)tests/run-all.sh
 
 run: deps

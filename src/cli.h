@@ -15,6 +15,10 @@ extern volatile sig_atomic_t cli_exiting;
 
 int cmd_info(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* "pcptop: <msg>" on stderr, one line; returns EXIT_USAGE */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -23,6 +23,10 @@ static const struct cmd {
 } cmds[] = {
 	{ "info", cmd_info, "what is attached and why, the scale in force, each CPU's pcp count/high/batch" },
 	{ "stat", cmd_stat, "counters and histograms every interval (text or --json)" },
+	{ "top", cmd_top, "the live view (the default command)" },
+	{ "record", cmd_record, "record intervals to a file, optionally around a command" },
+	{ "report", cmd_report, "totals, timeline and histograms of a recording" },
+	{ "diff", cmd_diff, "two recordings side by side" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs the test suites `make test` promises and adds up their results, so
+# CI reads one closing "N passed, N failed" line for everything.
+# Usage: tests/run-all.sh [unit|live|vm ...]   (default: all of them)
+set -u
+cd "$(dirname "$0")/.."
+
+suites=("$@")
+[ ${#suites[@]} -eq 0 ] && suites=(unit live vm)
+
+total_pass=0
+total_fail=0
+failed_suites=()
+for s in "${suites[@]}"; do
+	case "$s" in
+	unit) cmd=(build/unit_tests) ;;
+	live) cmd=(tests/live/run.sh build) ;;
+	vm) cmd=(tests/vm/run.sh) ;;
+	*)
+		echo "run-all: unknown suite '$s' (unit, live, vm)" >&2
+		exit 2
+		;;
+	esac
+	echo "==== suite $s: ${cmd[*]}"
+	start=$SECONDS
+	out=$(mktemp)
+	"${cmd[@]}" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+	rm -f "$out"
+	p=$(echo "$line" | awk '{ print $1 }')
+	f=$(echo "$line" | awk '{ print $3 }')
+	if [ -z "$line" ]; then
+		# a suite that died before its summary counts as one failure
+		p=0
+		f=1
+	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+	fi
+	echo "==== suite $s: $p passed, $f failed ($((SECONDS - start)) s)"
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	[ "$f" -ne 0 ] && failed_suites+=("$s")
+done
+[ ${#failed_suites[@]} -gt 0 ] && echo "failing suites: ${failed_suites[*]}"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
