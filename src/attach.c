@@ -493,7 +493,7 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 		.allow_kprobe = o->want == MODE_AUTO || o->want == MODE_KPROBE,
 		.allow_fn_probes = o->want != MODE_TRACEPOINT,
 	};
-	enum probe_mode failed = MODE_NONE;
+	enum probe_mode failed = MODE_NONE, first_failed = MODE_NONE;
 	int attempt, err, first_err = 0;
 
 	memset(a, 0, sizeof(*a));
@@ -514,14 +514,16 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 		err = load_plan(a, &kf, o, &failed);
 		if (!err)
 			break;
-		if (!first_err)
+		if (!first_err) {
 			first_err = err;
+			first_failed = failed;
+		}
 		if (failed == MODE_NONE || o->want == failed) {
 			snprintf(a->error, sizeof(a->error),
 				 "%s programs refused (%s)%s%s%s",
 				 failed == MODE_NONE ? "BPF" :
 						       probe_mode_name(failed),
-				 strerror(-err),
+				 errname(err),
 				 libbpf_last[0] ? ": " : "", libbpf_last,
 				 o->want == MODE_AUTO ?
 					 "" :
@@ -546,8 +548,7 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 		return err;
 	}
 	if (first_err)
-		note_fallback(a, rules.allow_fentry ? MODE_KPROBE : MODE_FENTRY,
-			      first_err);
+		note_fallback(a, first_failed, first_err);
 	return 0;
 }
 
