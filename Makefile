@@ -56,7 +56,7 @@ UNIT_SRCS := src/procfs.c src/scale.c src/hist.c src/json.c
 UNIT_TESTS := $(wildcard tests/unit/*.c)
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload/*.c))
 
-.PHONY: all deps deps-all vm-builds run test unit live vmlinux workloads clean
+.PHONY: all deps deps-all vm-builds run test unit live bench vmlinux workloads clean
 .DELETE_ON_ERROR:
 
 all: $(APP) workloads
@@ -117,6 +117,10 @@ test: deps-all
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(APP) stat -i 1
+
+# figures, not a test: the cost of pcptop on the page churn
+bench: all
+	$(Q)tests/bench/overhead.sh $(OUTPUT)
 
 # regenerate vmlinux/*/vmlinux.h from Debian's 6.12 kernel images
 vmlinux:
