@@ -164,7 +164,7 @@ static bool btf_has_func(const struct btf *btf, const char *fn)
 
 static int gather_facts(struct attach *a, struct kernel_facts *kf)
 {
-	unsigned long long addr;
+	unsigned long long addrs[NR_PROBES];
 	struct btf *btf;
 	int i, err;
 
@@ -190,10 +190,10 @@ static int gather_facts(struct attach *a, struct kernel_facts *kf)
 	snprintf(a->commit_fn, sizeof(a->commit_fn), "%s",
 		 kf->fn[PROBE_FREE_HIGH]);
 
+	kallsyms_lookup_many(KALLSYMS_PATH, kf->fn, NR_PROBES, addrs);
 	for (i = 0; i < NR_PROBES; i++) {
 		kf->in_btf[i] = btf_has_func(btf, kf->fn[i]);
-		kf->in_kallsyms[i] = !kallsyms_lookup(KALLSYMS_PATH, kf->fn[i],
-						      &addr);
+		kf->in_kallsyms[i] = addrs[i] != 0;
 	}
 	kf->kprobe_pmu = !access(KPROBE_PMU_PATH, R_OK);
 	kf->tp_drain = tp_nargs(btf, TP_DRAIN) > 0;

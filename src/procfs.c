@@ -555,6 +555,36 @@ int kallsyms_lookup(const char *path, const char *sym, unsigned long long *addr)
 	return sym ? kallsyms_scan(path, sym, addr) : -EINVAL;
 }
 
+int kallsyms_lookup_many(const char *path, const char *const *syms, int n,
+			 unsigned long long *addrs)
+{
+	unsigned long long a;
+	struct lines l;
+	int err, ret = 0, i, left = n;
+	char *name;
+
+	for (i = 0; i < n; i++)
+		addrs[i] = 0;
+	err = lines_open(&l, path);
+	if (err)
+		return err;
+	while (left > 0 && (ret = lines_next(&l)) > 0) {
+		if (kallsyms_split(l.buf, &a, &name))
+			continue;
+		for (i = 0; i < n; i++) {
+			/* the first listing wins, as kallsyms_lookup() has it */
+			if (!addrs[i] && a && !strcmp(name, syms[i])) {
+				addrs[i] = a;
+				left--;
+			}
+		}
+	}
+	if (ret < 0)
+		err = ret;
+	lines_close(&l);
+	return err;
+}
+
 int kallsyms_readable(const char *path)
 {
 	unsigned long long addr;
