@@ -116,7 +116,7 @@ test: deps-all
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)$(APP) stat -i 1
+	$(Q)$(APP)
 
 # figures, not a test: the cost of pcptop on the page churn
 bench: all

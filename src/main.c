@@ -47,10 +47,12 @@ static void usage(FILE *f)
 		fprintf(f, "  %-6s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f,
 		"\n"
-		"With no command pcptop runs 'stat -i 1' (the live view is to come).\n"
+		"With no command (or only options) pcptop starts the live view, 'top'.\n"
 		"'pcptop COMMAND --help' describes each command.\n"
 		"\n"
 		"Examples:\n"
+		"  pcptop                       the live view; h for its keys\n"
+		"  pcptop top -b -n 3           three plain-text frames, for logs\n"
 		"  pcptop info                  modes, scale and its source, pagesets\n"
 		"  pcptop stat -i 1             one report a second until Ctrl-C\n"
 		"  pcptop stat -i 5 -c 1 --json one JSON object after 5 seconds\n"
@@ -131,11 +133,10 @@ void cli_sleep(double secs)
 
 int main(int argc, char **argv)
 {
-	static char *default_argv[] = { "stat", "-i", "1", NULL };
 	size_t i;
 
 	if (argc < 2)
-		return cmd_stat(3, default_argv);
+		return cmd_top(argc, argv);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
@@ -148,7 +149,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
+	/* "pcptop -d 2" is the live view with options, as top's are */
 	if (argv[1][0] == '-')
-		return cmd_stat(argc, argv);
+		return cmd_top(argc, argv);
 	return cli_error("unknown command '%s': try 'pcptop --help'", argv[1]);
 }

@@ -3,12 +3,12 @@
 #
 # Runs the test suites `make test` promises and adds up their results, so
 # CI reads one closing "N passed, N failed" line for everything.
-# Usage: tests/run-all.sh [unit|live|vm ...]   (default: all of them)
+# Usage: tests/run-all.sh [unit|live|top|vm ...]   (default: all of them)
 set -u
 cd "$(dirname "$0")/.."
 
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit live vm)
+[ ${#suites[@]} -eq 0 ] && suites=(unit live top vm)
 
 total_pass=0
 total_fail=0
@@ -17,9 +17,10 @@ for s in "${suites[@]}"; do
 	case "$s" in
 	unit) cmd=(build/unit_tests) ;;
 	live) cmd=(tests/live/run.sh build) ;;
+	top) cmd=(tests/top/run.sh build/pcptop) ;;
 	vm) cmd=(tests/vm/run.sh) ;;
 	*)
-		echo "run-all: unknown suite '$s' (unit, live, vm)" >&2
+		echo "run-all: unknown suite '$s' (unit, live, top, vm)" >&2
 		exit 2
 		;;
 	esac
