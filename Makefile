@@ -56,7 +56,7 @@ UNIT_SRCS := src/procfs.c src/scale.c src/hist.c src/json.c
 UNIT_TESTS := $(wildcard tests/unit/*.c)
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload/*.c))
 
-.PHONY: all deps deps-all vm-builds run test unit live bench vmlinux workloads clean
+.PHONY: all deps deps-all vm-builds vmtest vmshell run test unit live bench vmlinux workloads clean
 .DELETE_ON_ERROR:
 
 all: $(APP) workloads
@@ -104,10 +104,18 @@ unit: $(OUTPUT)/unit_tests
 live: all
 	$(Q)tests/live/run.sh $(APP)
 
-# static binaries for the VM initramfs images, both arches
+# static pcptop and workloads for the VM initramfs images, both arches
 vm-builds:
-	$(Q)$(MAKE) --no-print-directory STATIC=1 OUTPUT=build/vm-x86 all
-	$(Q)$(MAKE) --no-print-directory ARCH=arm64 all
+	$(Q)$(MAKE) --no-print-directory ARCH=x86 STATIC=1 OUTPUT=build/vm-x86 all
+	$(Q)$(MAKE) --no-print-directory ARCH=arm64 OUTPUT=build/arm64 all
+
+# make vmtest [KERNELS="amd64-6.12 arm64-6.1"]: Debian kernels under qemu
+vmtest: deps-all vm-builds
+	$(Q)tests/vm/run.sh $(KERNELS)
+
+# make vmshell KERNEL=amd64-6.12: boot one to a busybox shell
+vmshell: deps-all vm-builds
+	$(Q)tests/vm/run.sh --shell $(KERNEL)
 
 test: deps-all
 	$(Q)$(MAKE) --no-print-directory all $(OUTPUT)/unit_tests

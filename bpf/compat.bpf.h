@@ -96,18 +96,36 @@ static __always_inline bool compat_commit_free_high(struct per_cpu_pages *pcp,
 	return free_count >= batch;
 }
 
+/*
+ * The address a pointer holds, as a plain number. fentry/fexit arguments
+ * are trusted BTF pointers and the verifier refuses arithmetic between one
+ * and an unbounded scalar ("math between ptr_ pointer and register with
+ * unbounded min value is not allowed"); a copy read back through
+ * bpf_probe_read_kernel() is a scalar. kprobe arguments already are.
+ */
+static __always_inline unsigned long compat_addr(const void *p)
+{
+	const void *volatile slot = p;
+	unsigned long addr = 0;
+
+	bpf_probe_read_kernel(&addr, sizeof(addr), (const void *)&slot);
+	return addr;
+}
+
 /* index of a zone within its node: ZONE_DMA .. ZONE_DEVICE */
 static __always_inline int compat_zone_idx(struct zone *zone)
 {
 	struct pglist_data *pgdat = BPF_CORE_READ(zone, zone_pgdat);
-	unsigned long first, idx;
+	unsigned long first, idx, addr;
 
 	if (!pgdat)
 		return PCPTOP_ZONE_UNKNOWN;
+	/* zone_idx(): zone - zone->zone_pgdat->node_zones */
 	first = (unsigned long)&pgdat->node_zones[0];
-	if ((unsigned long)zone < first)
+	addr = compat_addr(zone);
+	if (addr < first)
 		return PCPTOP_ZONE_UNKNOWN;
-	idx = ((unsigned long)zone - first) / bpf_core_type_size(struct zone);
+	idx = (addr - first) / bpf_core_type_size(struct zone);
 	if (idx >= PCPTOP_ZONE_UNKNOWN)
 		return PCPTOP_ZONE_UNKNOWN;
 	return idx;

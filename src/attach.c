@@ -92,10 +92,20 @@ struct plan_rules {
 	char kprobe_refused[96];
 };
 
+/*
+ * Kernel-internal errno, absent from user space's errno.h: what arm64 before
+ * 6.4 returns for fentry (no BPF trampoline support). libc would call it
+ * "Unknown error 524".
+ */
+#define PCPTOP_ENOTSUPP 524
+
 /* "EPERM" reads better than "Operation not permitted" next to a mode */
 static const char *errname(int err)
 {
 	const char *name = strerrorname_np(-err);
+
+	if (err == -PCPTOP_ENOTSUPP)
+		return "ENOTSUPP, -524";
 
 	return name ? name : strerror(-err);
 }

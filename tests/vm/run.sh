@@ -1,0 +1,505 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Why this exists: the machines pcptop is developed and tested on refuse
+# fentry and have no kprobes, yet those are the paths users run (fentry on
+# 6.7+ kernels, kprobe on arm64 before 6.4). This runner proves them inside
+# qemu (TCG) booting Debian's own kernel packages: for every kernel of
+# tests/vm/matrix it fetches the package (cached, see fetch-kernel.sh),
+# builds an initramfs (busybox-static, the static pcptop and workloads,
+# tests/vm/init.sh as /init), boots it under a hard timeout and checks what
+# init.sh printed on the serial console. Every assertion is made here, with
+# jq, so the in-VM part stays tiny.
+#
+# Usage:
+#   run.sh [-j JOBS] [KERNEL...]   test the matrix, or the named kernels
+#   run.sh --shell KERNEL          boot KERNEL to a busybox shell (interactive)
+#   run.sh --exec FILE KERNEL      boot KERNEL, run the sh script FILE
+#                                  instead of the checks, print the console
+#   run.sh --list                  print the kernel names
+#
+# Prints "vmtest KERNEL: PASS|FAIL (...)" per kernel and "N passed, N failed";
+# exits 0 when everything passed, 1 on a failure, 2 on bad input.
+#
+# Needs the static binaries: `make STATIC=1 OUTPUT=build/vm-x86 all` and
+# `make ARCH=arm64 all` (make vmtest does both).
+#
+# Environment:
+#   PCPTOP_CACHE     kernel cache (default /var/cache/pcptop/kernels)
+#   VMTEST_OUT       logs and initramfs (default build/vmtest)
+#   VMTEST_JOBS      VMs at once (default 2: each TCG VM keeps ~2 cores busy)
+#   VMTEST_TIMEOUT   seconds per boot before it counts as hung (default 300)
+#   VMTEST_RETRIES   boots per kernel when one dies early (default 3)
+#   VMTEST_CRASH_FIRST=1  crash each kernel's first boot on purpose: a
+#                    self-test of the retry path
+
+set -uo pipefail
+
+prog=vmtest
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+matrix_file=$here/matrix
+fetch=$here/fetch-kernel.sh
+
+CACHE=${PCPTOP_CACHE:-/var/cache/pcptop/kernels}
+export PCPTOP_CACHE=$CACHE
+OUT=${VMTEST_OUT:-$root/build/vmtest}
+JOBS=${VMTEST_JOBS:-2}
+TIMEOUT=${VMTEST_TIMEOUT:-300}
+RETRIES=${VMTEST_RETRIES:-3}
+
+log() { echo "$prog: $*" >&2; }
+die() { echo "$prog: $*" >&2; exit "${2:-1}"; }
+usage() {
+	echo "usage: run.sh [-j JOBS] [KERNEL...] | --shell KERNEL | --exec FILE KERNEL | --list" >&2
+	exit 2
+}
+
+# --- the matrix ------------------------------------------------------------
+declare -A K_ARCH K_CPU K_PATTERN K_MODES K_FALLBACK K_DECAY K_BOUNDED
+names=()
+while read -r name arch cpu pattern modes fallback decay bounded; do
+	case "$name" in '' | '#'*) continue ;; esac
+	[ -n "$bounded" ] || die "$matrix_file: short line for $name" 2
+	names+=("$name")
+	K_ARCH[$name]=$arch K_CPU[$name]=$cpu K_PATTERN[$name]=$pattern
+	K_MODES[$name]=$modes K_FALLBACK[$name]=$fallback K_DECAY[$name]=$decay
+	K_BOUNDED[$name]=$bounded
+done <"$matrix_file"
+
+shell_kernel=
+exec_file=
+selected=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--shell)
+		[ $# -ge 2 ] || usage
+		shell_kernel=$2
+		shift 2
+		;;
+	--exec)
+		[ $# -ge 3 ] || usage
+		exec_file=$(realpath "$2") || die "no such file '$2'" 2
+		shell_kernel=$3
+		shift 3
+		;;
+	--list)
+		printf '%s\n' "${names[@]}"
+		exit 0
+		;;
+	-j)
+		[ $# -ge 2 ] || usage
+		JOBS=$2
+		shift 2
+		;;
+	-h | --help) usage ;;
+	-*) echo "$prog: unknown option '$1'" >&2; usage ;;
+	*)
+		selected+=("$1")
+		shift
+		;;
+	esac
+done
+[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || die "bad job count '$JOBS'" 2
+[[ "$TIMEOUT" =~ ^[1-9][0-9]*$ ]] || die "bad VMTEST_TIMEOUT '$TIMEOUT'" 2
+[[ "$RETRIES" =~ ^[1-9][0-9]*$ ]] || die "bad VMTEST_RETRIES '$RETRIES'" 2
+[ -n "$shell_kernel" ] && selected=("$shell_kernel")
+[ ${#selected[@]} -gt 0 ] || selected=("${names[@]}")
+for k in "${selected[@]}"; do
+	[ -n "${K_ARCH[$k]:-}" ] ||
+		die "unknown kernel '$k' (known: ${names[*]})" 2
+done
+
+# --- tools and binaries ------------------------------------------------------
+for t in qemu-system-x86_64 qemu-system-aarch64 cpio gzip jq timeout \
+	dpkg-deb apt-get; do
+	command -v "$t" >/dev/null ||
+		die "missing $t (scripts/deps.sh installs qemu-system-x86 qemu-system-arm cpio jq busybox-static)" 2
+done
+
+bindir() {
+	case "$1" in
+	amd64) echo "$root/build/vm-x86" ;;
+	arm64) echo "$root/build/arm64" ;;
+	esac
+}
+
+mkdir -p "$OUT"
+
+# busybox-static for ARCH: the host's own for amd64; arm64's is downloaded
+# and only extracted (installing it would replace the host's busybox)
+busybox_for() {
+	local arch=$1 dir deb ver
+	if [ "$arch" = "$(dpkg --print-architecture)" ]; then
+		[ -x /bin/busybox ] || die "missing /bin/busybox (apt-get install busybox-static)" 2
+		echo /bin/busybox
+		return
+	fi
+	if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+		log "dpkg --add-architecture $arch; apt-get update"
+		dpkg --add-architecture "$arch" && apt-get update -qq >&2 ||
+			die "cannot add the $arch architecture (run as root)"
+	fi
+	ver=$(apt-cache policy "busybox-static:$arch" 2>/dev/null |
+		sed -n 's/^ *Candidate: //p')
+	[ -n "$ver" ] && [ "$ver" != "(none)" ] ||
+		die "no busybox-static:$arch candidate (dpkg --add-architecture $arch; apt-get update)"
+	dir="$CACHE/busybox-static_${ver//:/%3a}_$arch"
+	if [ ! -x "$dir/bin/busybox" ]; then
+		mkdir -p "$CACHE/debs"
+		deb=$(ls "$CACHE/debs/busybox-static_${ver#*:}_$arch.deb" 2>/dev/null)
+		if [ -z "$deb" ]; then
+			local tmp
+			tmp=$(mktemp -d "$CACHE/debs/.dl.XXXXXX")
+			# apt's sandbox user must be able to write there
+			if id _apt >/dev/null 2>&1; then chown _apt "$tmp" || true; fi
+			log "apt-get download busybox-static:$arch=$ver"
+			(cd "$tmp" && apt-get download -q \
+				"busybox-static:$arch=$ver" >&2) ||
+				{ rm -rf "$tmp"; die "apt-get download busybox-static:$arch failed"; }
+			deb="$CACHE/debs/busybox-static_${ver#*:}_$arch.deb"
+			mv "$tmp"/*.deb "$deb"
+			rm -rf "$tmp"
+		fi
+		rm -rf "$dir.tmp"
+		dpkg-deb -x "$deb" "$dir.tmp" || die "dpkg-deb -x $deb failed"
+		mv "$dir.tmp" "$dir"
+	fi
+	echo "$dir/bin/busybox"
+}
+
+# the part of the initramfs every kernel of ARCH shares
+build_base_initrd() {
+	local arch=$1 bin stage busybox f
+	bin=$(bindir "$arch")
+	for f in pcptop churn tcpstream; do
+		[ -x "$bin/$f" ] ||
+			die "missing $bin/$f: run make vmtest, or make STATIC=1 OUTPUT=build/vm-x86 all; make ARCH=arm64 all" 2
+	done
+	busybox=$(busybox_for "$arch") || exit 1
+	stage="$OUT/initrd-$arch"
+	rm -rf "$stage"
+	mkdir -p "$stage/bin" "$stage/boot" "$stage/proc" "$stage/sys" \
+		"$stage/dev" "$stage/tmp"
+	cp "$busybox" "$stage/bin/busybox"
+	cp "$bin/pcptop" "$bin/churn" "$bin/tcpstream" "$stage/bin/"
+	cp "$here/init.sh" "$stage/init"
+	chmod 755 "$stage/init" "$stage/bin/"*
+	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+		gzip -1 >"$OUT/base-$arch.cpio.gz" ||
+		die "building the $arch initramfs failed"
+}
+
+# --- one kernel ----------------------------------------------------------------
+# Result files in $OUT/$k/: kernel (package line), line (the vmtest line),
+# status (PASS/FAIL), free_high (count seen), console-N.log per boot.
+
+prepare_kernel() {
+	local k=$1 dir res cfg stage
+	mkdir -p "$OUT/$k"
+	log "$k: resolving ${K_PATTERN[$k]} (downloading if not cached)"
+	dir=$("$fetch" "${K_PATTERN[$k]}" "${K_ARCH[$k]}" 2>"$OUT/$k/fetch.log") ||
+		{ echo "fetch failed: $(tail -n 1 "$OUT/$k/fetch.log")" >"$OUT/$k/error"; return 1; }
+	res=$(sed -n 's/^fetch-kernel.sh: resolved \([^ ]*\) \([^ ]*\) .*/\1 \2/p' \
+		"$OUT/$k/fetch.log" | tail -n 1)
+	log "$k: $res"
+	echo "$res" >"$OUT/$k/package"
+	ls "$dir"/boot/vmlinuz-* >"$OUT/$k/vmlinuz" 2>/dev/null ||
+		{ echo "no vmlinuz in $dir" >"$OUT/$k/error"; return 1; }
+	# the package's config, where a Debian system keeps it: libbpf's
+	# __kconfig and pcptop's scale detection read /boot/config-$(uname -r)
+	stage="$OUT/$k/initrd-extra"
+	rm -rf "$stage"
+	mkdir -p "$stage/boot"
+	for cfg in "$dir"/boot/config-*; do
+		[ -f "$cfg" ] && cp "$cfg" "$stage/boot/"
+	done
+	[ -n "$exec_file" ] && cp "$exec_file" "$stage/exec.sh"
+	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+		gzip -1 >"$OUT/$k/extra.cpio.gz"
+	# concatenated cpio archives: the kernel unpacks them in order
+	cat "$OUT/base-${K_ARCH[$k]}.cpio.gz" "$OUT/$k/extra.cpio.gz" \
+		>"$OUT/$k/initrd.cpio.gz"
+	rm -f "$OUT/$k/error"
+}
+
+# fills the array qemu with the command line booting kernel $1
+qemu_cmd() {
+	local k=$1 append=$2 cpu vmlinuz initrd=$OUT/$1/initrd.cpio.gz
+	vmlinuz=$(cat "$OUT/$k/vmlinuz")
+	if [ "${K_ARCH[$k]}" = amd64 ]; then
+		qemu=(qemu-system-x86_64 -m 1024 -smp 2 -nographic -no-reboot
+			-kernel "$vmlinuz" -initrd "$initrd"
+			-append "console=ttyS0 quiet panic=-1 $append")
+	else
+		cpu=${K_CPU[$k]}
+		[ "$cpu" = - ] && cpu=cortex-a57
+		# pauth-impdef: TCG's architected pointer auth is very slow
+		[ "$cpu" = max ] && cpu=max,pauth-impdef=on
+		qemu=(qemu-system-aarch64 -M virt -cpu "$cpu" -m 1024 -smp 2
+			-nographic -no-reboot -kernel "$vmlinuz" -initrd "$initrd"
+			-append "console=ttyAMA0 quiet panic=-1 $append")
+	fi
+}
+
+# lines init.sh printed with TAG, serial \r removed; not anchored: the
+# first line can follow the firmware's terminal escapes
+tagged() {
+	tr -d '\r' <"$1" | sed -n "s/^.*VMTEST:$2://p"
+}
+
+# why a boot did not get to the end marker, or nothing
+boot_failure() {
+	local logf=$1 rc=$2
+	if [ "$(tagged "$logf" end)" = done ]; then
+		return
+	fi
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "timeout after ${TIMEOUT}s"
+	elif grep -q 'Oops' "$logf"; then
+		echo "$(grep -m1 -o 'Oops[^[]*' "$logf" | tr -d '\r' | sed 's/ *$//') before the end marker"
+	elif grep -q 'Kernel panic' "$logf"; then
+		echo "kernel panic: $(grep -m1 -o 'Kernel panic.*' "$logf" | tr -d '\r' | cut -c1-80)"
+	else
+		echo "no end marker (qemu exit $rc)"
+	fi
+}
+
+# assertions on one finished boot; prints the vmtest line's detail and
+# returns 1 on a failure
+check_results() {
+	local k=$1 logf=$2 info stat fails=() modes got want i probe
+	local exp_modes limit batch scale pbo bulk xpages fh_count fh_max dmax
+	local cmax decay_calls refill lock fallback misses xnote
+
+	[ "$(tagged "$logf" btf)" = yes ] || fails+=("no /sys/kernel/btf/vmlinux")
+	info=$(tagged "$logf" info)
+	stat=$(tagged "$logf" stat)
+	if ! jq -e . >/dev/null 2>&1 <<<"$info" || [ -z "$info" ]; then
+		echo "FAIL (pcptop info: rc $(tagged "$logf" info_rc): $(tagged "$logf" info_err | head -n 1))"
+		return 1
+	fi
+	if ! jq -e . >/dev/null 2>&1 <<<"$stat" || [ -z "$stat" ]; then
+		echo "FAIL (pcptop stat: rc $(tagged "$logf" stat_rc): $(tagged "$logf" stat_err | head -n 1))"
+		return 1
+	fi
+	echo "$info" >"$OUT/$k/info.json"
+	echo "$stat" >"$OUT/$k/stat.json"
+
+	# modes, in info and in stat
+	IFS=, read -r -a exp_modes <<<"${K_MODES[$k]}"
+	i=0
+	modes=
+	for probe in bulk_free refill decay drain free_high; do
+		want=${exp_modes[$i]}
+		got=$(jq -r --arg p "$probe" '.probes[] | select(.name == $p) | .mode' <<<"$info")
+		modes+="${modes:+ }$probe=$got"
+		[ "$got" = "$want" ] ||
+			fails+=("info: $probe is $got, expected $want")
+		got=$(jq -r --arg p "$probe" '.modes[$p]' <<<"$stat")
+		[ "$got" = "$want" ] ||
+			fails+=("stat: $probe is $got, expected $want")
+		i=$((i + 1))
+	done
+	fallback=$(jq -r '.fallback // ""' <<<"$info")
+	if [ "${K_FALLBACK[$k]}" = yes ]; then
+		grep -q 'fentry refused' <<<"$fallback" ||
+			fails+=("no fentry refusal in fallback: '$fallback'")
+		grep -Eq '524|ENOTSUPP' <<<"$fallback" ||
+			fails+=("fallback does not name -524/ENOTSUPP: '$fallback'")
+	elif [ -n "$fallback" ]; then
+		fails+=("unexpected fallback: $fallback")
+	fi
+
+	# figures
+	bulk=$(jq '.bulk_free.pages' <<<"$stat")
+	refill=$(jq '.refill.pages' <<<"$stat")
+	lock=$(jq '.lock_ns.total' <<<"$stat")
+	xpages=$(jq '.cross_check.drain_tracepoint_pages // "absent"' <<<"$stat")
+	fh_count=$(jq '.free_high.count' <<<"$stat")
+	fh_max=$(jq '.free_high.max' <<<"$stat")
+	dmax=$(jq '.drain.max' <<<"$stat")
+	cmax=$(jq '.decay.max' <<<"$stat")
+	decay_calls=$(jq '.decay.calls' <<<"$stat")
+	[ "$bulk" -gt 0 ] 2>/dev/null || fails+=("bulk_free.pages is $bulk")
+	[ "$refill" -gt 0 ] 2>/dev/null || fails+=("refill.pages is $refill")
+	[ "$lock" -gt 0 ] 2>/dev/null || fails+=("lock_ns.total is $lock")
+	if [ "${K_DECAY[$k]}" = yes ]; then
+		[ "$decay_calls" -gt 0 ] 2>/dev/null ||
+			fails+=("decay.calls is $decay_calls")
+	fi
+	# The identity is exact unless the kernel dropped program runs: its
+	# per-program recursion guard skips an event on a CPU where the same
+	# program is already running, which happens when BPF programs are
+	# preemptible (PREEMPT_RT). Then each miss loses at most one page
+	# block's worth of pages on one side (a tracepoint event of order <=
+	# pageblock_order, or one bulk free's pages of about that size).
+	misses=$(tagged "$logf" misses)
+	[[ "$misses" =~ ^[0-9]+$ ]] || misses=0
+	pbo=$(jq '.pageblock_order' <<<"$info")
+	xnote=
+	case "${exp_modes[0]}" in
+	fentry | kprobe)
+		if ! [[ "$xpages" =~ ^[0-9]+$ ]]; then
+			fails+=("cross-check: no mm_page_pcpu_drain pages ($xpages)")
+		elif [ "$xpages" != "$bulk" ]; then
+			local diff=$((bulk - xpages))
+			diff=${diff#-}
+			if [ "$misses" -gt 0 ] && [[ "$pbo" =~ ^[0-9]+$ ]] &&
+			   [ "$diff" -le $((misses << pbo)) ]; then
+				xnote=" (off by $diff: $misses BPF recursion misses)"
+			else
+				fails+=("cross-check: bulk_free.pages $bulk != mm_page_pcpu_drain pages $xpages ($misses BPF recursion misses)")
+			fi
+		fi
+		;;
+	esac
+
+	# No flush, drain chunk or decay drain asks for more than batch <<
+	# scale (where the kernel caps it: the matrix's bounded column). The
+	# max fields count pages freed, and free_pcppages_bulk()
+	# frees whole pages: it stops once its count is <= 0, so when it runs
+	# out on a high-order list the last page overshoots the request by up
+	# to (1 << order) - 1; the THP lists hold order pageblock_order pages.
+	# Seen on amd64 6.12: one free_high flush of 2136 pages = a 2016-page
+	# request whose last page was a 512-page THP taken with 392 left.
+	batch=$(jq '[.zones[].cpus[].batch] | max' <<<"$info")
+	scale=$(jq '.scale.value' <<<"$info")
+	pbo=$(jq '.pageblock_order' <<<"$info")
+	if [[ "$batch" =~ ^[0-9]+$ ]] && [[ "$scale" =~ ^[0-9]+$ ]] &&
+	   [[ "$pbo" =~ ^[0-9]+$ ]]; then
+		limit=$((batch << scale))
+		local slack=$(((1 << pbo) - 1)) over=0
+		local bounded
+		IFS=, read -r -a bounded <<<"${K_BOUNDED[$k]}"
+		for probe in "${bounded[@]}"; do
+			local m
+			m=$(jq ".$probe.max" <<<"$stat")
+			if [ "$m" -gt $((limit + slack)) ]; then
+				fails+=("$probe.max $m > batch $batch << scale $scale (+ $slack for the last page's order)")
+			elif [ "$m" -gt "$limit" ]; then
+				over=$((over + 1))
+			fi
+		done
+		[ "$over" -eq 0 ] || limit="$limit (+ last-page overshoot on $over)"
+	else
+		limit=?
+		fails+=("no batch ($batch), scale ($scale) or pageblock_order ($pbo) in info")
+	fi
+
+	echo "$fh_count" >"$OUT/$k/free_high"
+	local release
+	release=$(tagged "$logf" begin | cut -d' ' -f1)
+	[ -n "$fallback" ] && modes+="; fallback: ${fallback%%:*}"
+	local figures="$release; $modes; bulk_free $bulk pages = tracepoint $xpages$xnote, refill $refill, free_high $fh_count (max $fh_max), decay $decay_calls (max $cmax), drain max $dmax, limit $batch<<$scale=$limit"
+	if [ ${#fails[@]} -gt 0 ]; then
+		local IFS=';'
+		echo "FAIL (${fails[*]}; $figures)"
+		return 1
+	fi
+	echo "PASS ($figures)"
+}
+
+run_kernel() {
+	local k=$1 attempt rc why logf line qemu
+	rm -f "$OUT/$k"/console-*.log "$OUT/$k/line" "$OUT/$k/status" \
+		"$OUT/$k/free_high"
+	# in the job, so resolving and unpacking overlap the other VM's boot;
+	# fetch-kernel.sh serialises downloads on its lock, and the timeout
+	# below covers qemu only, so a slow mirror cannot fail a boot
+	prepare_kernel "$k" || log "$k: $(cat "$OUT/$k/error")"
+	if [ -f "$OUT/$k/error" ]; then
+		line="FAIL ($(cat "$OUT/$k/error"))"
+		echo "FAIL" >"$OUT/$k/status"
+		echo "vmtest $k: $line" >"$OUT/$k/line"
+		return
+	fi
+	for attempt in $(seq 1 "$RETRIES"); do
+		logf="$OUT/$k/console-$attempt.log"
+		local extra=
+		[ "${VMTEST_CRASH_FIRST:-0}" = 1 ] && [ "$attempt" = 1 ] &&
+			extra=" vmtest.crash=1"
+		qemu_cmd "$k" "vmtest.mode=test$extra"
+		log "$k: booting ($(cut -d' ' -f1 <"$OUT/$k/package"), attempt $attempt/$RETRIES)"
+		local t0=$SECONDS
+		timeout -k 10 "$TIMEOUT" "${qemu[@]}" </dev/null >"$logf" 2>&1
+		rc=$?
+		log "$k: boot $attempt ended after $((SECONDS - t0))s (qemu exit $rc)"
+		why=$(boot_failure "$logf" "$rc")
+		[ -z "$why" ] && break
+		# a hung VM is not one of the early deaths worth another boot
+		if [ "$attempt" -lt "$RETRIES" ] && [[ "$why" != timeout* ]]; then
+			echo "vmtest $k: retry $((attempt + 1))/$RETRIES ($why)"
+			continue
+		fi
+		break
+	done
+	if [ -n "$why" ]; then
+		line="FAIL ($why; console log $logf)"
+	elif line=$(check_results "$k" "$logf"); then
+		:
+	else
+		line="$line; console log $logf"
+	fi
+	[ "$attempt" -gt 1 ] && line="$line [boots: $attempt]"
+	echo "${line%% *}" >"$OUT/$k/status"
+	echo "vmtest $k: $line" >"$OUT/$k/line"
+}
+
+# --- main ------------------------------------------------------------------
+archs=()
+for k in "${selected[@]}"; do
+	case " ${archs[*]} " in *" ${K_ARCH[$k]} "*) ;; *) archs+=("${K_ARCH[$k]}") ;; esac
+done
+for a in "${archs[@]}"; do
+	build_base_initrd "$a"
+done
+
+if [ -n "$shell_kernel" ]; then
+	prepare_kernel "$shell_kernel" || die "$(cat "$OUT/$shell_kernel/error")"
+	if [ -n "$exec_file" ]; then
+		qemu_cmd "$shell_kernel" "vmtest.mode=exec"
+		timeout -k 10 "$TIMEOUT" "${qemu[@]}" </dev/null | tr -d '\r'
+		exit "${PIPESTATUS[0]}"
+	fi
+	qemu_cmd "$shell_kernel" "vmtest.mode=shell"
+	log "$shell_kernel: booting to a shell (exit the shell to power off; Ctrl-A X quits qemu)"
+	exec "${qemu[@]}"
+fi
+
+start=$SECONDS
+log "testing ${#selected[@]} kernel(s), $JOBS at a time"
+
+for k in "${selected[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
+		wait -n
+	done
+	run_kernel "$k" &
+done
+wait
+
+passed=0 failed=0 fh_seen=
+for k in "${selected[@]}"; do
+	if [ -f "$OUT/$k/line" ]; then
+		cat "$OUT/$k/line"
+	else
+		echo "vmtest $k: FAIL (runner died; see $OUT/$k)"
+	fi
+	if [ "$(cat "$OUT/$k/status" 2>/dev/null)" = PASS ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+	n=$(cat "$OUT/$k/free_high" 2>/dev/null || echo 0)
+	[ "$n" -gt 0 ] 2>/dev/null && fh_seen+="${fh_seen:+, }$k ($n)"
+done
+# free_high depends on timing: one kernel of the run showing it is enough
+if [ -n "$fh_seen" ]; then
+	echo "vmtest free_high: PASS (seen on $fh_seen)"
+else
+	echo "vmtest free_high: FAIL (free_high.count is 0 on every kernel of the run)"
+	failed=$((failed + 1))
+fi
+echo "$passed passed, $failed failed"
+log "wall time $((SECONDS - start))s"
+[ "$failed" -eq 0 ]

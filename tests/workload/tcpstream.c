@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Loopback TCP stream: a forked receiver and a sender pushing large writes
+ * through 127.0.0.1 for a few seconds. TCP copies user data into page
+ * fragments of order 3 (skb_page_frag_refill, SKB_FRAG_PAGE_ORDER), and the
+ * receiver frees them when it consumes the data: high-order frees onto the
+ * PCP order-3 lists, the pattern that triggers free_high flushes. Static,
+ * so the same load runs on the host and inside every test VM.
+ *
+ * Usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS]
+ * Prints "tcpstream: N bytes in S s" so tests can compare against it.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#define DEFAULT_SECS 3
+#define DEFAULT_WRITE_KIB 64
+#define DEFAULT_STREAMS 1
+#define MAX_STREAMS 16
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int parse_ulong(const char *s, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	return (errno || end == s || *end) ? -EINVAL : 0;
+}
+
+/* the receiving side: read and drop until the sender closes */
+static int receive(int lfd, size_t buflen)
+{
+	char *buf = malloc(buflen);
+	int fd;
+
+	if (!buf)
+		return 1;
+	fd = accept(lfd, NULL, NULL);
+	if (fd < 0) {
+		perror("tcpstream: accept");
+		return 1;
+	}
+	while (read(fd, buf, buflen) > 0)
+		;
+	close(fd);
+	return 0;
+}
+
+/* one stream: fork a receiver on an ephemeral port, send until deadline */
+static int stream(double deadline, size_t buflen, unsigned long long *sent)
+{
+	struct sockaddr_in sa = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	socklen_t salen = sizeof(sa);
+	char *buf;
+	int lfd, fd, status, ret = 0;
+	pid_t pid;
+
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(lfd, 1) || getsockname(lfd, (struct sockaddr *)&sa, &salen)) {
+		perror("tcpstream: listen on 127.0.0.1");
+		return 1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("tcpstream: fork");
+		return 1;
+	}
+	if (pid == 0)
+		_exit(receive(lfd, buflen));
+	close(lfd);
+
+	buf = malloc(buflen);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (!buf || fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		perror("tcpstream: connect");
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return 1;
+	}
+	memset(buf, 0x5a, buflen);
+	while (now_s() < deadline) {
+		ssize_t n = write(fd, buf, buflen);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("tcpstream: write");
+			ret = 1;
+			break;
+		}
+		*sent += n;
+	}
+	close(fd);
+	free(buf);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		ret = 1;
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long secs = DEFAULT_SECS, kib = DEFAULT_WRITE_KIB;
+	unsigned long streams = DEFAULT_STREAMS, i;
+	unsigned long long sent = 0;
+	double start, deadline;
+	pid_t pids[MAX_STREAMS];
+	int c, status, ret = 0;
+
+	while ((c = getopt(argc, argv, "s:b:j:h")) != -1) {
+		unsigned long *dst = c == 's' ? &secs : c == 'b' ? &kib : &streams;
+
+		if (c == 'h' || c == '?' || parse_ulong(optarg, dst) ||
+		    !kib || !streams || streams > MAX_STREAMS) {
+			fprintf(stderr,
+				"usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS (1-%d)]\n",
+				MAX_STREAMS);
+			return 2;
+		}
+	}
+	signal(SIGPIPE, SIG_IGN);
+	start = now_s();
+	deadline = start + secs;
+	if (streams == 1) {
+		ret = stream(deadline, kib * 1024, &sent);
+		printf("tcpstream: %llu bytes in %.1f s\n", sent,
+		       now_s() - start);
+		return ret;
+	}
+	/* several streams: one process each, totals reported per stream */
+	for (i = 0; i < streams; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0) {
+			perror("tcpstream: fork");
+			return 1;
+		}
+		if (pids[i] == 0) {
+			ret = stream(deadline, kib * 1024, &sent);
+			printf("tcpstream: stream %lu: %llu bytes in %.1f s\n",
+			       i, sent, now_s() - start);
+			/* _exit skips stdio's flush: a pipe would lose the line */
+			fflush(stdout);
+			_exit(ret);
+		}
+	}
+	for (i = 0; i < streams; i++)
+		if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			ret = 1;
+	return ret;
+}
