@@ -69,7 +69,7 @@ wait_lines() { # FILE N: until FILE has N lines (or 30 s)
 	done
 	return 1
 }
-"$P" stat -i 5 -c 4 --json >"$TMP/stat.all" 2>"$TMP/stat.err" &
+"$P" stat -i 8 -c 4 --json >"$TMP/stat.all" 2>"$TMP/stat.err" &
 stat_pid=$!
 perf_events=()
 for o in 0 1 2 3 "$(jq -r .pageblock_order "$TMP/info.json")"; do
