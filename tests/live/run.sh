@@ -132,6 +132,10 @@ for id in $prog_ids; do
 	bpftool prog show id "$id" >/dev/null 2>&1 && left=$((left + 1))
 done
 t_cmp "nothing left attached after exit" "$left" -eq 0
+setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	"$P" info >/dev/null 2>"$TMP/err"
+t_eq "without privileges: exit 2" "$?" 2
+t_check "without privileges: says to run as root" -- grep -q 'run as root' "$TMP/err"
 "$P" --help | grep -q 'Usage: pcptop'
 t_eq "--help exits 0" "$?" 0
 
