@@ -52,7 +52,8 @@ SKEL := $(OUTPUT)/pcptop.skel.h
 SRCS := $(wildcard src/*.c)
 OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(SRCS))
 # pure user-space logic the unit tests link without libbpf
-UNIT_SRCS := src/procfs.c src/scale.c src/hist.c src/json.c
+UNIT_SRCS := src/procfs.c src/scale.c src/hist.c src/json.c src/recfile.c \
+	src/recread.c src/rechdr.c
 UNIT_TESTS := $(wildcard tests/unit/*.c)
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload/*.c))
 

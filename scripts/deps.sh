@@ -11,7 +11,8 @@ set -eu
 native=$(dpkg --print-architecture)
 host_pkgs=(make gcc clang llvm bpftool libbpf-dev:$native libelf-dev:$native
 	zlib1g-dev:$native libncurses-dev:$native pkg-config linux-perf jq tmux
-	qemu-system-x86 qemu-system-arm busybox-static cpio zstd xz-utils)
+	qemu-system-x86 qemu-system-arm busybox-static cpio zstd xz-utils
+	bonnie++ chromium)
 cross_pkgs=(gcc-aarch64-linux-gnu libbpf-dev:arm64 libelf-dev:arm64
 	zlib1g-dev:arm64 libncurses-dev:arm64)
 

@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <stdbool.h>
 
+#define PCPTOP_VERSION "0.1.0"
+
 /* exit codes: 2 is bad input or an unusable system, as in the man page */
 #define EXIT_OK 0
 #define EXIT_RUNTIME 1

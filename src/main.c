@@ -11,7 +11,6 @@
 #include <time.h>
 #include "cli.h"
 
-#define PCPTOP_VERSION "0.1.0"
 #define NSEC_PER_SEC 1000000000.0
 
 volatile sig_atomic_t cli_exiting;

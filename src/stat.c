@@ -15,6 +15,7 @@
 #include "figures.h"
 #include "hist.h"
 #include "json.h"
+#include "prom.h"
 #include "snapshot.h"
 #include "system.h"
 
@@ -28,6 +29,7 @@ struct stat_opts {
 	long count;		/* 0: until a signal */
 	bool json;
 	bool hists;
+	const char *prom;	/* --prom FILE, or NULL */
 	struct attach_opts attach;
 };
 
@@ -47,6 +49,8 @@ static void usage(FILE *f)
 		"                       or force fentry | kprobe | tracepoint\n"
 		"  -j, --json           one JSON object per interval, one per line\n"
 		"  -H, --no-hist        counters only, no histograms (text output)\n"
+		"      --prom FILE      also keep FILE as a Prometheus textfile-collector\n"
+		"                       file (pcptop_* metrics), rewritten every interval\n"
 		"      --cross-check    also count pages with kmem:mm_page_pcpu_drain next to\n"
 		"                       the function probe (the two must agree)\n"
 		"      --run-gap NS     tracepoint mode: events further apart than NS on one\n"
@@ -60,13 +64,15 @@ static void usage(FILE *f)
 		"Examples:\n"
 		"  pcptop stat -i 1                  text every second\n"
 		"  pcptop stat -i 10 -c 1 --json     one object after 10 s\n"
-		"  pcptop stat --mode tracepoint     never use fentry/kprobe\n",
+		"  pcptop stat --mode tracepoint     never use fentry/kprobe\n"
+		"  pcptop stat -i 15 --prom /var/lib/node_exporter/pcptop.prom >/dev/null\n"
+		"                                    feed node_exporter's textfile collector\n",
 		RUN_GAP_NS_DEFAULT);
 }
 
 static int parse_args(int argc, char **argv, struct stat_opts *o)
 {
-	enum { OPT_CROSS = 256, OPT_RUN_GAP };
+	enum { OPT_CROSS = 256, OPT_RUN_GAP, OPT_PROM };
 	static const struct option longopts[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
@@ -75,6 +81,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "no-hist", no_argument, NULL, 'H' },
 		{ "cross-check", no_argument, NULL, OPT_CROSS },
 		{ "run-gap", required_argument, NULL, OPT_RUN_GAP },
+		{ "prom", required_argument, NULL, OPT_PROM },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -123,6 +130,9 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 			    o->attach.run_gap_ns > RUN_GAP_MAX_NS)
 				return cli_error("bad --run-gap '%s': nanoseconds, 1..%llu",
 						 optarg, RUN_GAP_MAX_NS);
+			break;
+		case OPT_PROM:
+			o->prom = optarg;
 			break;
 		case 'v':
 			o->attach.verbose = true;
@@ -351,6 +361,7 @@ int cmd_stat(int argc, char **argv)
 	struct snapshot snap = {};
 	struct attach a;
 	struct figures f;
+	struct prom_state ps;
 	double start, end;
 	long n;
 	int err, ret = EXIT_RUNTIME;
@@ -372,6 +383,7 @@ int cmd_stat(int argc, char **argv)
 		goto out_attach;
 	}
 	attach_set_run_cap(&a, system_chunk_bound(&sf));
+	prom_init(&ps, o.prom, &a, &sf);
 	err = snapshot_alloc(&snap, libbpf_num_possible_cpus());
 	if (err) {
 		cli_error("out of memory for %d CPUs", snap.nr_cpus);
@@ -390,6 +402,7 @@ int cmd_stat(int argc, char **argv)
 		}
 		end = now_s();
 		figures_compute(&snap, SNAP_ALL, SNAP_ALL, &f);
+		prom_update(&ps, &f, end - start);
 		if (o.json)
 			print_json(&a, &sf, &f, end - start);
 		else

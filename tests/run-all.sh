@@ -3,12 +3,12 @@
 #
 # Runs the test suites `make test` promises and adds up their results, so
 # CI reads one closing "N passed, N failed" line for everything.
-# Usage: tests/run-all.sh [unit|live|top|vm ...]   (default: all of them)
+# Usage: tests/run-all.sh [unit|live|top|record|vm ...]   (default: all of them)
 set -u
 cd "$(dirname "$0")/.."
 
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit live top vm)
+[ ${#suites[@]} -eq 0 ] && suites=(unit live top record vm)
 
 total_pass=0
 total_fail=0
@@ -18,9 +18,10 @@ for s in "${suites[@]}"; do
 	unit) cmd=(build/unit_tests) ;;
 	live) cmd=(tests/live/run.sh build) ;;
 	top) cmd=(tests/top/run.sh build/pcptop) ;;
+	record) cmd=(tests/record/run.sh build) ;;
 	vm) cmd=(tests/vm/run.sh) ;;
 	*)
-		echo "run-all: unknown suite '$s' (unit, live, top, vm)" >&2
+		echo "run-all: unknown suite '$s' (unit, live, top, record, vm)" >&2
 		exit 2
 		;;
 	esac

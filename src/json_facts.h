@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * JSON of the facts several commands print the same way (info, stat,
+ * report, diff), so one jq filter reads them all.
+ */
+#ifndef PCPTOP_JSON_FACTS_H
+#define PCPTOP_JSON_FACTS_H
+
+#include <stdint.h>
+#include "json.h"
+#include "procfs.h"
+#include "scale.h"
+
+/*
+ * The fields of a "scale" object: value (null when unknown), source,
+ * sources, patch, config_path, cmdline_raw, note. The caller opens and
+ * closes the object, so it can add its own fields.
+ */
+void json_scale_fields(struct json_writer *w, const struct scale_info *s);
+/* "key": [{node, zone, cpus: [{cpu, count, high, batch, high_min?, high_max?}]}] */
+void json_zone_pagesets(struct json_writer *w, const char *key,
+			const struct zoneinfo *zi);
+/* "key": [{lo, hi, count}] up to the last non-empty log2 slot */
+void json_log2_hist(struct json_writer *w, const char *key,
+		    const uint64_t *slots, int nr);
+
+#endif /* PCPTOP_JSON_FACTS_H */
