@@ -9,6 +9,7 @@
 #include "attach.h"
 #include "cli.h"
 #include "json.h"
+#include "json_facts.h"
 #include "system.h"
 
 struct info_opts {
@@ -43,34 +44,27 @@ static int parse_args(int argc, char **argv, struct info_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_ATTACH_LONGOPTS,
 		{}
 	};
-	int c;
+	int c, err;
 
-	o->attach.want = MODE_AUTO;
-	o->attach.run_gap_ns = RUN_GAP_NS_DEFAULT;
+	cli_attach_defaults(&o->attach);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "jm:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
 			break;
-		case 'm':
-			if (probe_mode_parse(optarg, &o->attach.want))
-				return cli_error("bad mode '%s': use auto, fentry, kprobe or tracepoint",
-						 optarg);
-			break;
-		case 'v':
-			o->attach.verbose = true;
-			break;
 		case 'h':
 			usage(stdout);
 			return -1;
 		default:
-			return cli_error("see 'pcptop info --help'");
+			err = cli_attach_opt(c, optarg, &o->attach);
+			if (err == CLI_OPT_TAKEN)
+				break;
+			return err ? err : cli_error("see 'pcptop info --help'");
 		}
 	}
 	if (optind < argc)
@@ -148,65 +142,6 @@ static void print_text(const struct attach *a, const struct system_facts *sf)
 	}
 }
 
-static void json_scale(struct json_writer *w, const struct system_facts *sf)
-{
-	const struct scale_info *s = &sf->scale;
-	int src;
-
-	json_obj_begin(w, "scale");
-	if (s->value >= 0)
-		json_int(w, "value", s->value);
-	else
-		json_null(w, "value");
-	json_str(w, "source", scale_source_name(s->source));
-	json_obj_begin(w, "sources");
-	for (src = 0; src < SCALE_SRC_UNKNOWN; src++)
-		if (s->have[src])
-			json_int(w, scale_source_name(src), s->val[src]);
-	json_obj_end(w);
-	json_str(w, "patch", s->patch == SCALE_PATCH_PRESENT ? "present" :
-			     s->patch == SCALE_PATCH_ABSENT  ? "absent" :
-							       "unknown");
-	if (s->config_path[0])
-		json_str(w, "config_path", s->config_path);
-	if (s->cmdline_raw[0])
-		json_str(w, "cmdline_raw", s->cmdline_raw);
-	json_str(w, "note", s->note);
-	json_obj_end(w);
-}
-
-static void json_zones(struct json_writer *w, const struct system_facts *sf)
-{
-	int z, c;
-
-	json_arr_begin(w, "zones");
-	for (z = 0; z < sf->zones.nr_zones; z++) {
-		const struct zone_pcp *zp = &sf->zones.zones[z];
-
-		json_obj_begin(w, NULL);
-		json_int(w, "node", zp->node);
-		json_str(w, "zone", zp->name);
-		json_arr_begin(w, "cpus");
-		for (c = 0; c < zp->nr_cpus; c++) {
-			const struct pcp_cpu *p = &zp->cpus[c];
-
-			json_obj_begin(w, NULL);
-			json_int(w, "cpu", p->cpu);
-			json_int(w, "count", p->count);
-			json_int(w, "high", p->high);
-			json_int(w, "batch", p->batch);
-			if (p->high_min != PCP_FIELD_ABSENT) {
-				json_int(w, "high_min", p->high_min);
-				json_int(w, "high_max", p->high_max);
-			}
-			json_obj_end(w);
-		}
-		json_arr_end(w);
-		json_obj_end(w);
-	}
-	json_arr_end(w);
-}
-
 static void print_json(const struct attach *a, const struct system_facts *sf)
 {
 	struct json_writer w;
@@ -219,7 +154,9 @@ static void print_json(const struct attach *a, const struct system_facts *sf)
 	json_str(&w, "arch", sf->uts.machine);
 	json_str(&w, "btf", a->btf_source);
 	json_obj_end(&w);
-	json_scale(&w, sf);
+	json_obj_begin(&w, "scale");
+	json_scale_fields(&w, &sf->scale);
+	json_obj_end(&w);
 	json_str(&w, "mode", attach_summary_mode(a));
 	json_arr_begin(&w, "probes");
 	for (id = 0; id < NR_PROBES; id++) {
@@ -244,7 +181,7 @@ static void print_json(const struct attach *a, const struct system_facts *sf)
 	else
 		json_int(&w, "percpu_pagelist_high_fraction",
 			 sf->high_fraction);
-	json_zones(&w, sf);
+	json_zone_pagesets(&w, "zones", &sf->zones);
 	json_obj_end(&w);
 	json_end_line(&w);
 }

@@ -103,6 +103,45 @@ int cli_parse_count(const char *s, long *out)
 	return 0;
 }
 
+/* the estimated-call split of tracepoint mode; beyond 10 ms means nothing */
+#define RUN_GAP_MAX_NS 10000000ULL
+
+void cli_attach_defaults(struct attach_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->want = MODE_AUTO;
+	o->run_gap_ns = RUN_GAP_NS_DEFAULT;
+}
+
+int cli_attach_opt(int c, const char *arg, struct attach_opts *o)
+{
+	unsigned long long ns;
+	char *end;
+
+	switch (c) {
+	case 'm':
+		if (probe_mode_parse(arg, &o->want))
+			return cli_error("bad mode '%s': use auto, fentry, kprobe or tracepoint",
+					 arg);
+		return CLI_OPT_TAKEN;
+	case 'v':
+		o->verbose = true;
+		return CLI_OPT_TAKEN;
+	case CLI_OPT_CROSS_CHECK:
+		o->cross_check = true;
+		return CLI_OPT_TAKEN;
+	case CLI_OPT_RUN_GAP:
+		errno = 0;
+		ns = strtoull(arg, &end, 10);
+		if (errno || *end || end == arg || !ns || ns > RUN_GAP_MAX_NS)
+			return cli_error("bad --run-gap '%s': nanoseconds, 1..%llu",
+					 arg, RUN_GAP_MAX_NS);
+		o->run_gap_ns = ns;
+		return CLI_OPT_TAKEN;
+	}
+	return 0;
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;

@@ -25,7 +25,6 @@
 #define DEFAULT_OUTPUT "pcptop.data"
 #define MAX_INTERVAL_S 86400.0
 #define MAX_DURATION_S (366.0 * 86400.0)
-#define RUN_GAP_MAX_NS 10000000ULL
 #define NSEC_PER_SEC 1000000000LL
 /* an interval this much shorter than asked was cut by the end */
 #define PARTIAL_SLACK_NS 1000000LL
@@ -94,27 +93,22 @@ static void usage(FILE *f)
 
 static int parse_args(int argc, char **argv, struct record_opts *o)
 {
-	enum { OPT_CROSS = 256, OPT_RUN_GAP, OPT_PROM };
+	enum { OPT_PROM = CLI_OPT_FIRST_FREE };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'd' },
-		{ "mode", required_argument, NULL, 'm' },
 		{ "prom", required_argument, NULL, OPT_PROM },
-		{ "cross-check", no_argument, NULL, OPT_CROSS },
-		{ "run-gap", required_argument, NULL, OPT_RUN_GAP },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_ATTACH_LONGOPTS,
 		{}
 	};
-	char *end;
-	int c;
+	int c, err;
 
 	o->out = DEFAULT_OUTPUT;
 	o->interval = 1.0;
-	o->attach.want = MODE_AUTO;
-	o->attach.run_gap_ns = RUN_GAP_NS_DEFAULT;
+	cli_attach_defaults(&o->attach);
 	optind = 1;
 	/* "+": the first non-option starts the command and its own options */
 	while ((c = getopt_long(argc, argv, "+o:i:d:m:qvh", longopts, NULL)) !=
@@ -137,37 +131,20 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 				return cli_error("bad duration '%s': give seconds, e.g. -d 60",
 						 optarg);
 			break;
-		case 'm':
-			if (probe_mode_parse(optarg, &o->attach.want))
-				return cli_error("bad mode '%s': use auto, fentry, kprobe or tracepoint",
-						 optarg);
-			break;
 		case OPT_PROM:
 			o->prom = optarg;
 			break;
-		case OPT_CROSS:
-			o->attach.cross_check = true;
-			break;
-		case OPT_RUN_GAP:
-			errno = 0;
-			o->attach.run_gap_ns = strtoull(optarg, &end, 10);
-			if (errno || *end || end == optarg ||
-			    !o->attach.run_gap_ns ||
-			    o->attach.run_gap_ns > RUN_GAP_MAX_NS)
-				return cli_error("bad --run-gap '%s': nanoseconds, 1..%llu",
-						 optarg, RUN_GAP_MAX_NS);
-			break;
 		case 'q':
 			o->quiet = true;
-			break;
-		case 'v':
-			o->attach.verbose = true;
 			break;
 		case 'h':
 			usage(stdout);
 			return -1;
 		default:
-			return cli_error("see 'pcptop record --help'");
+			err = cli_attach_opt(c, optarg, &o->attach);
+			if (err == CLI_OPT_TAKEN)
+				break;
+			return err ? err : cli_error("see 'pcptop record --help'");
 		}
 	}
 	o->argc = argc - optind;

@@ -15,12 +15,12 @@
 #include "figures.h"
 #include "hist.h"
 #include "json.h"
+#include "json_facts.h"
 #include "prom.h"
 #include "snapshot.h"
 #include "system.h"
 
 #define MAX_INTERVAL_S 86400.0
-#define RUN_GAP_MAX_NS 10000000ULL
 #define PCT_MEDIAN 50.0
 #define PCT_TAIL 99.0
 
@@ -72,27 +72,22 @@ static void usage(FILE *f)
 
 static int parse_args(int argc, char **argv, struct stat_opts *o)
 {
-	enum { OPT_CROSS = 256, OPT_RUN_GAP, OPT_PROM };
+	enum { OPT_PROM = CLI_OPT_FIRST_FREE };
 	static const struct option longopts[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
-		{ "mode", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "no-hist", no_argument, NULL, 'H' },
-		{ "cross-check", no_argument, NULL, OPT_CROSS },
-		{ "run-gap", required_argument, NULL, OPT_RUN_GAP },
 		{ "prom", required_argument, NULL, OPT_PROM },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_ATTACH_LONGOPTS,
 		{}
 	};
-	char *end;
-	int c;
+	int c, err;
 
 	o->interval = 1.0;
 	o->hists = true;
-	o->attach.want = MODE_AUTO;
-	o->attach.run_gap_ns = RUN_GAP_NS_DEFAULT;
+	cli_attach_defaults(&o->attach);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:c:m:jHvh", longopts, NULL)) !=
 	       -1) {
@@ -108,40 +103,23 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 				return cli_error("bad count '%s': give a whole number >= 1",
 						 optarg);
 			break;
-		case 'm':
-			if (probe_mode_parse(optarg, &o->attach.want))
-				return cli_error("bad mode '%s': use auto, fentry, kprobe or tracepoint",
-						 optarg);
-			break;
 		case 'j':
 			o->json = true;
 			break;
 		case 'H':
 			o->hists = false;
 			break;
-		case OPT_CROSS:
-			o->attach.cross_check = true;
-			break;
-		case OPT_RUN_GAP:
-			errno = 0;
-			o->attach.run_gap_ns = strtoull(optarg, &end, 10);
-			if (errno || *end || end == optarg ||
-			    !o->attach.run_gap_ns ||
-			    o->attach.run_gap_ns > RUN_GAP_MAX_NS)
-				return cli_error("bad --run-gap '%s': nanoseconds, 1..%llu",
-						 optarg, RUN_GAP_MAX_NS);
-			break;
 		case OPT_PROM:
 			o->prom = optarg;
-			break;
-		case 'v':
-			o->attach.verbose = true;
 			break;
 		case 'h':
 			usage(stdout);
 			return -1;
 		default:
-			return cli_error("see 'pcptop stat --help'");
+			err = cli_attach_opt(c, optarg, &o->attach);
+			if (err == CLI_OPT_TAKEN)
+				break;
+			return err ? err : cli_error("see 'pcptop stat --help'");
 		}
 	}
 	if (optind < argc)
@@ -223,22 +201,6 @@ static void json_calls(struct json_writer *w, const char *key,
 	json_double(w, "avg", figures_ratio(pages, calls));
 	json_bool(w, "estimated", estimated);
 	json_obj_end(w);
-}
-
-static void json_hist(struct json_writer *w, const char *key,
-		      const uint64_t *slots)
-{
-	int i, last = hist_last_slot(slots, PCPTOP_HIST_SLOTS);
-
-	json_arr_begin(w, key);
-	for (i = 0; i <= last; i++) {
-		json_obj_begin(w, NULL);
-		json_u64(w, "lo", hist_slot_lo(i));
-		json_u64(w, "hi", hist_slot_hi(i));
-		json_u64(w, "count", slots[i]);
-		json_obj_end(w);
-	}
-	json_arr_end(w);
 }
 
 static void json_scale(struct json_writer *w, const struct system_facts *sf,
@@ -324,7 +286,8 @@ static void print_json(const struct attach *a, const struct system_facts *sf,
 	}
 	json_obj_begin(&w, "hist");
 	for (h = 0; h < NR_PCPTOP_HISTS; h++)
-		json_hist(&w, figures_hist_key(h), f->hist[h].slots);
+		json_log2_hist(&w, figures_hist_key(h), f->hist[h].slots,
+			       PCPTOP_HIST_SLOTS);
 	json_obj_end(&w);
 	json_obj_end(&w);
 	json_end_line(&w);

@@ -107,16 +107,14 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 		{ "delay", required_argument, NULL, 'd' },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "batch", no_argument, NULL, 'b' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_ATTACH_LONGOPTS,
 		{}
 	};
-	int c;
+	int c, err;
 
 	o->delay = DEFAULT_DELAY_S;
-	o->attach.want = MODE_AUTO;
-	o->attach.run_gap_ns = RUN_GAP_NS_DEFAULT;
+	cli_attach_defaults(&o->attach);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:n:bm:vh", longopts, NULL)) !=
@@ -136,14 +134,6 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 		case 'b':
 			o->batch = true;
 			break;
-		case 'm':
-			if (probe_mode_parse(optarg, &o->attach.want))
-				return cli_error("bad mode '%s': use auto, fentry, kprobe or tracepoint",
-						 optarg);
-			break;
-		case 'v':
-			o->attach.verbose = true;
-			break;
 		case 'h':
 			usage(stdout);
 			return -1;
@@ -151,8 +141,12 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 			return cli_error("option '%s' needs a value: see 'pcptop top --help'",
 					 argv[optind - 1]);
 		default:
-			return cli_error("unknown option '%s': see 'pcptop top --help'",
-					 argv[optind - 1]);
+			err = cli_attach_opt(c, optarg, &o->attach);
+			if (err == CLI_OPT_TAKEN)
+				break;
+			return err ? err :
+				     cli_error("unknown option '%s': see 'pcptop top --help'",
+					       argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
