@@ -57,7 +57,7 @@ UNIT_SRCS := src/procfs.c src/scale.c src/hist.c src/json.c src/recfile.c \
 UNIT_TESTS := $(wildcard tests/unit/*.c)
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload/*.c))
 
-.PHONY: all deps deps-all vm-builds vmtest vmshell run test unit live bench vmlinux workloads clean
+.PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-patched run test unit live bench vmlinux workloads clean
 .DELETE_ON_ERROR:
 
 all: $(APP) workloads
@@ -117,6 +117,10 @@ vmtest: deps-all vm-builds
 # make vmshell KERNEL=amd64-6.12: boot one to a busybox shell
 vmshell: deps-all vm-builds
 	$(Q)tests/vm/run.sh --shell $(KERNEL)
+
+# pcp_batch_scale_max= proven on a patched 6.12 (kernel built once, cached)
+vmtest-patched: deps-all vm-builds
+	$(Q)tests/vm/patched.sh
 
 test: deps-all
 	$(Q)$(MAKE) --no-print-directory all $(OUTPUT)/unit_tests

@@ -227,7 +227,9 @@ int rec_inferred_scale(const struct rec_summary *s)
 	for (h = HIST_FREE_HIGH_PAGES; h <= HIST_DRAIN_PAGES; h++)
 		if (s->total.hist[h].max > largest)
 			largest = s->total.hist[h].max;
-	return scale_infer(largest, rec_max_batch(&s->h));
+	/* pages freed, not asked for: allow the last page's overshoot */
+	return scale_infer_slack(largest, rec_max_batch(&s->h),
+				 scale_overshoot_slack(s->h.pageblock_order));
 }
 
 void rec_command_line(const struct rec_summary *s, char *buf, size_t len)

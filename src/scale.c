@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,11 +126,42 @@ int scale_infer(unsigned long long largest_chunk, int batch)
 	return SCALE_CLAMP_MAX;
 }
 
+int scale_infer_slack(unsigned long long largest, int batch,
+		      unsigned long long slack)
+{
+	if (batch <= 0 || !largest)
+		return -1;
+	/* the overshoot alone could account for it: only scale >= 0 holds */
+	if (largest <= slack)
+		return 0;
+	return scale_infer(largest - slack, batch);
+}
+
+#define SLACK_ORDER_DEFAULT 9
+#define SLACK_ORDER_MAX 20
+
+unsigned long long scale_overshoot_slack(int pageblock_order)
+{
+	int order = SLACK_ORDER_DEFAULT;
+
+	if (pageblock_order > 0 && pageblock_order <= SLACK_ORDER_MAX)
+		order = pageblock_order;
+	return (1ULL << order) - 1;
+}
+
 /* both setters resolve again: value, source and note follow at once */
 void scale_set_kvar(struct scale_info *si, int value)
 {
 	si->have[SCALE_SRC_KVAR] = true;
 	si->val[SCALE_SRC_KVAR] = value;
+	si->kvar_err = 0;
+	scale_resolve(si);
+}
+
+void scale_set_kvar_error(struct scale_info *si, int err)
+{
+	/* either sign: callers pass -errno, but errno itself is no surprise */
+	si->kvar_err = err > 0 ? -err : err;
 	scale_resolve(si);
 }
 
@@ -139,6 +171,59 @@ void scale_set_inferred(struct scale_info *si, int value, int evidence)
 	si->val[SCALE_SRC_INFERRED] = value;
 	si->inferred_evidence = evidence > 0 ? evidence : 0;
 	scale_resolve(si);
+}
+
+void scale_observe(struct scale_info *si, unsigned long long largest,
+		   int batch, unsigned long long chunks,
+		   unsigned long long slack)
+{
+	unsigned long long ev = (unsigned long long)si->inferred_evidence;
+
+	/* saturate: the count only says how much the bound rests on */
+	ev = chunks > (unsigned long long)INT_MAX - ev ? INT_MAX : ev + chunks;
+	if (largest > si->inferred_largest)
+		si->inferred_largest = largest;
+	if (batch > 0)
+		si->inferred_batch = batch;
+	si->inferred_slack = slack;
+	scale_set_inferred(si, scale_infer_slack(si->inferred_largest,
+						 si->inferred_batch, slack),
+			   (int)ev);
+}
+
+void scale_inferred_line(const struct scale_info *si, char *buf, size_t len)
+{
+	int v = si->val[SCALE_SRC_INFERRED], ev = si->inferred_evidence;
+	const char *s = ev == 1 ? "" : "s";
+	unsigned long long cap;
+	char over[64];
+
+	if (!si->have[SCALE_SRC_INFERRED]) {
+		if (ev && si->inferred_batch <= 0)
+			snprintf(buf, len, "inferred: nothing (%d chunk%s seen, batch unknown)",
+				 ev, s);
+		else if (ev)
+			snprintf(buf, len, "inferred: nothing (%d empty chunk%s seen)",
+				 ev, s);
+		else
+			snprintf(buf, len, "inferred: nothing yet (no free_high flush, drain chunk or decay drain seen)");
+		return;
+	}
+	if (si->inferred_batch <= 0 || !si->inferred_largest) {
+		/* set through scale_set_inferred(): the figures are not known */
+		snprintf(buf, len, "inferred >= %d from %d chunk%s", v, ev, s);
+		return;
+	}
+	cap = (unsigned long long)si->inferred_batch << v;
+	/* say when the overshoot allowance is what keeps the bound low */
+	if (si->inferred_largest > cap)
+		snprintf(over, sizeof(over), " + last-page overshoot <= %llu",
+			 si->inferred_slack);
+	else
+		over[0] = '\0';
+	snprintf(buf, len, "inferred >= %d from %d chunk%s (largest %llu pages; batch %d << %d = %llu%s)",
+		 v, ev, s, si->inferred_largest, si->inferred_batch, v, cap,
+		 over);
 }
 
 /* parts joined by "; " so the note stays one line */
@@ -214,6 +299,9 @@ static void note_cmdline(struct scale_info *si)
 			 SCALE_PARAM);
 	else if (!si->kvar_addr)
 		note_add(si, "kernel variable not in kallsyms (no CONFIG_KALLSYMS_ALL): cmdline taken as in force");
+	else if (si->kvar_err)
+		note_add(si, "kernel variable at %#llx unreadable (%s): cmdline taken as in force",
+			 si->kvar_addr, strerror(-si->kvar_err));
 	else
 		note_add(si, "kernel variable at %#llx not read: cmdline taken as in force",
 			 si->kvar_addr);
@@ -224,6 +312,10 @@ static void note_config(struct scale_info *si)
 	if (si->have[SCALE_SRC_CMDLINE] && si->patch == SCALE_PATCH_ABSENT)
 		note_add(si, "cmdline %s=%s ignored: the kernel lacks the patch",
 			 SCALE_PARAM, si->cmdline_raw);
+	/* patched, no cmdline value: the default holds unless it was poked */
+	else if (si->kvar_addr && si->kvar_err)
+		note_add(si, "kernel variable at %#llx unreadable (%s): config taken as in force",
+			 si->kvar_addr, strerror(-si->kvar_err));
 }
 
 static bool scale_valid(int v)
@@ -276,8 +368,10 @@ void scale_resolve(struct scale_info *si)
 	/* chunks only prove a lower bound: a smaller inference is no news */
 	if (si->have[SCALE_SRC_INFERRED] && si->source != SCALE_SRC_INFERRED &&
 	    si->value >= 0 && inf > si->value)
-		note_add(si, "chunks seen need scale >= %d, above the %s value %d",
-			 inf, scale_source_name(si->source), si->value);
+		note_add(si, "%d chunk%s seen need scale >= %d, above the %s value %d",
+			 si->inferred_evidence,
+			 si->inferred_evidence == 1 ? "" : "s", inf,
+			 scale_source_name(si->source), si->value);
 }
 
 /* strscpy() without the return: a long value keeps its head */

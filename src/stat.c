@@ -143,10 +143,11 @@ static void print_row(const char *name, const char *mark, uint64_t calls,
 }
 
 static void print_text(const struct stat_opts *o, const struct attach *a,
-		       const struct figures *f, double secs)
+		       const struct system_facts *sf, const struct figures *f,
+		       double secs)
 {
 	const struct figure_hist *lock = &f->hist[HIST_LOCK_NS];
-	char ts[16];
+	char ts[16], inferred[160];
 	time_t now = time(NULL);
 	int h;
 
@@ -178,6 +179,11 @@ static void print_text(const struct stat_opts *o, const struct attach *a,
 	if (a->cross_check)
 		printf("  cross-check: mm_page_pcpu_drain saw %llu pages\n",
 		       (unsigned long long)f->cnt[CNT_XCHECK_DRAIN_PAGES]);
+	scale_inferred_line(&sf->scale, inferred, sizeof(inferred));
+	printf("  scale %d (%s); %s\n", sf->scale.value,
+	       scale_source_name(sf->scale.source), inferred);
+	if (sf->scale.note[0])
+		printf("  note: %s\n", sf->scale.note);
 	if (!o->hists)
 		return;
 	for (h = 0; h < NR_PCPTOP_HISTS; h++) {
@@ -203,17 +209,24 @@ static void json_calls(struct json_writer *w, const char *key,
 	json_obj_end(w);
 }
 
-static void json_scale(struct json_writer *w, const struct system_facts *sf,
-		     int inferred, uint64_t evidence)
+/* inferred_* cover the whole run so far: the scale does not change */
+static void json_scale(struct json_writer *w, const struct system_facts *sf)
 {
+	const struct scale_info *s = &sf->scale;
+	char inferred[160];
+
 	json_obj_begin(w, "scale");
-	json_int(w, "value", sf->scale.value);
-	json_str(w, "source", scale_source_name(sf->scale.source));
-	if (inferred >= 0)
-		json_int(w, "inferred_at_least", inferred);
+	json_int(w, "value", s->value);
+	json_str(w, "source", scale_source_name(s->source));
+	if (s->have[SCALE_SRC_INFERRED])
+		json_int(w, "inferred_at_least", s->val[SCALE_SRC_INFERRED]);
 	else
 		json_null(w, "inferred_at_least");
-	json_u64(w, "inferred_evidence", evidence);
+	json_int(w, "inferred_evidence", s->inferred_evidence);
+	json_u64(w, "inferred_largest", s->inferred_largest);
+	scale_inferred_line(s, inferred, sizeof(inferred));
+	json_str(w, "inferred", inferred);
+	json_str(w, "note", s->note);
 	json_obj_end(w);
 }
 
@@ -221,16 +234,7 @@ static void print_json(const struct attach *a, const struct system_facts *sf,
 		       const struct figures *f, double secs)
 {
 	struct json_writer w;
-	uint64_t largest = 0, evidence;
 	int h, id;
-
-	/* the chunks bounded by batch << scale */
-	for (h = HIST_FREE_HIGH_PAGES; h <= HIST_DRAIN_PAGES; h++)
-		if (f->hist[h].max > largest)
-			largest = f->hist[h].max;
-	evidence = f->hist[HIST_FREE_HIGH_PAGES].samples +
-		   f->hist[HIST_DECAY_PAGES].samples +
-		   f->hist[HIST_DRAIN_PAGES].samples;
 
 	json_init(&w, stdout);
 	json_obj_begin(&w, NULL);
@@ -241,8 +245,7 @@ static void print_json(const struct attach *a, const struct system_facts *sf,
 	for (id = 0; id < NR_PROBES; id++)
 		json_str(&w, probe_name(id), probe_mode_name(a->probes[id].mode));
 	json_obj_end(&w);
-	json_scale(&w, sf, scale_infer(largest, system_max_batch(sf)),
-			evidence);
+	json_scale(&w, sf);
 	json_calls(&w, "bulk_free", "calls", f->cnt[CNT_BULK_FREE_CALLS],
 		   f->cnt[CNT_BULK_FREE_PAGES],
 		   f->hist[HIST_BULK_FREE_PAGES].max,
@@ -309,6 +312,24 @@ static void print_header(const struct attach *a, const struct system_facts *sf)
 	fflush(stdout);
 }
 
+/*
+ * Free_high flushes, decay drains and drain chunks are the chunks bounded
+ * by batch << scale: they feed one inference over the whole run.
+ */
+static void observe_chunks(struct system_facts *sf, const struct figures *f)
+{
+	uint64_t largest = 0, chunks = 0;
+	int h;
+
+	for (h = HIST_FREE_HIGH_PAGES; h <= HIST_DRAIN_PAGES; h++) {
+		if (f->hist[h].max > largest)
+			largest = f->hist[h].max;
+		chunks += f->hist[h].samples;
+	}
+	scale_observe(&sf->scale, largest, system_max_batch(sf), chunks,
+		      system_overshoot_slack(sf));
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -365,11 +386,12 @@ int cmd_stat(int argc, char **argv)
 		}
 		end = now_s();
 		figures_compute(&snap, SNAP_ALL, SNAP_ALL, &f);
+		observe_chunks(&sf, &f);
 		prom_update(&ps, &f, end - start);
 		if (o.json)
 			print_json(&a, &sf, &f, end - start);
 		else
-			print_text(&o, &a, &f, end - start);
+			print_text(&o, &a, &sf, &f, end - start);
 		start = end;
 	}
 	ret = EXIT_OK;

@@ -23,10 +23,11 @@ int system_collect(struct system_facts *sf, struct attach *a)
 	if (a && sf->scale.kvar_addr) {
 		sf->kvar_err = attach_read_kernel_int(a, sf->scale.kvar_addr,
 						      &value);
-		if (!sf->kvar_err) {
+		/* both setters resolve again, so value and note follow */
+		if (!sf->kvar_err)
 			scale_set_kvar(&sf->scale, value);
-			scale_resolve(&sf->scale);
-		}
+		else
+			scale_set_kvar_error(&sf->scale, sf->kvar_err);
 	}
 
 	proc_path(path, sizeof(path), LIVE_ROOT, "proc/zoneinfo");
@@ -78,6 +79,13 @@ unsigned long long system_chunk_bound(const struct system_facts *sf)
 	    sf->scale.source == SCALE_SRC_INFERRED)
 		return 0;
 	return (unsigned long long)batch << sf->scale.value;
+}
+
+unsigned long long system_overshoot_slack(const struct system_facts *sf)
+{
+	/* without /proc/pagetypeinfo scale.c assumes order 9 */
+	return scale_overshoot_slack(sf->pageblock_err ? -1 :
+				     sf->pageblock_order);
 }
 
 void system_scale_line(const struct system_facts *sf, char *buf, size_t len)

@@ -38,6 +38,12 @@ int system_max_batch(const struct system_facts *sf);
 /* batch << scale, the largest chunk any bulk call moves; 0 when unknown */
 unsigned long long system_chunk_bound(const struct system_facts *sf);
 
+/*
+ * Pages one bulk free can free beyond its request: the last page taken
+ * may be of the highest order the pcp lists hold (see scale_infer_slack()).
+ */
+unsigned long long system_overshoot_slack(const struct system_facts *sf);
+
 /* "scale 5 (config, /proc/config.gz)": the first line of every view */
 void system_scale_line(const struct system_facts *sf, char *buf, size_t len);
 

@@ -42,10 +42,17 @@ const char *fixture(const char *rel)
 	return buf;
 }
 
+extern const struct unit_test recfile_tests[];
+extern const struct unit_test recfile_bad_tests[];
+extern const struct unit_test scale_disagree_tests[];
+
 static const struct unit_test *const suites[] = {
 	procfs_tests,
 	scale_tests,
 	hist_tests,
+	recfile_tests,
+	recfile_bad_tests,
+	scale_disagree_tests,
 };
 
 int main(int argc, char **argv)
