@@ -197,21 +197,13 @@ int cmd_info(int argc, char **argv)
 	if (err)
 		return err < 0 ? EXIT_OK : err;
 
-	err = attach_open(&a, &o.attach);
+	err = system_attach(&a, &sf, &o.attach, true);
 	if (err)
-		return cli_error("%s", a.error);
-	if (a.fallback[0])
-		fprintf(stderr, "pcptop: %s\n", a.fallback);
-	err = system_collect(&sf, &a);
-	if (err) {
-		attach_close(&a);
-		return cli_error("reading /proc: %s", strerror(-err));
-	}
+		return err;
 	if (o.json)
 		print_json(&a, &sf);
 	else
 		print_text(&a, &sf);
-	system_free(&sf);
-	attach_close(&a);
+	system_detach(&a, &sf);
 	return EXIT_OK;
 }

@@ -326,17 +326,9 @@ int cmd_record(int argc, char **argv)
 		return err < 0 ? EXIT_OK : err;
 
 	run_install_signals();
-	err = attach_open(&a, &o.attach);
+	err = system_attach(&a, &sf, &o.attach, !o.quiet);
 	if (err)
-		return cli_error("%s", a.error);
-	if (a.fallback[0] && !o.quiet)
-		fprintf(stderr, "pcptop: %s\n", a.fallback);
-	err = system_collect(&sf, &a);
-	if (err) {
-		cli_error("reading /proc: %s", strerror(-err));
-		goto out_attach;
-	}
-	attach_set_run_cap(&a, system_chunk_bound(&sf));
+		return err;
 	err = snapshot_alloc(&snap, libbpf_num_possible_cpus());
 	if (err) {
 		cli_error("out of memory for %d CPUs", snap.nr_cpus);
@@ -403,8 +395,6 @@ out_writer:
 out_snap:
 	snapshot_free(&snap);
 out_sys:
-	system_free(&sf);
-out_attach:
-	attach_close(&a);
+	system_detach(&a, &sf);
 	return ret;
 }

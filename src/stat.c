@@ -355,18 +355,9 @@ int cmd_stat(int argc, char **argv)
 		return err < 0 ? EXIT_OK : err;
 
 	cli_install_signals();
-	err = attach_open(&a, &o.attach);
+	err = system_attach(&a, &sf, &o.attach, true);
 	if (err)
-		return cli_error("%s", a.error);
-	if (a.fallback[0])
-		fprintf(stderr, "pcptop: %s\n", a.fallback);
-
-	err = system_collect(&sf, &a);
-	if (err) {
-		cli_error("reading /proc: %s", strerror(-err));
-		goto out_attach;
-	}
-	attach_set_run_cap(&a, system_chunk_bound(&sf));
+		return err;
 	prom_init(&ps, o.prom, &a, &sf);
 	err = snapshot_alloc(&snap, libbpf_num_possible_cpus());
 	if (err) {
@@ -398,8 +389,6 @@ int cmd_stat(int argc, char **argv)
 out_snap:
 	snapshot_free(&snap);
 out_sys:
-	system_free(&sf);
-out_attach:
-	attach_close(&a);
+	system_detach(&a, &sf);
 	return ret;
 }

@@ -3,9 +3,35 @@
 #include <stdio.h>
 #include <string.h>
 #include "attach.h"
+#include "cli.h"
 #include "system.h"
 
 #define LIVE_ROOT "/"
+
+int system_attach(struct attach *a, struct system_facts *sf,
+		  const struct attach_opts *o, bool say_fallback)
+{
+	int err = attach_open(a, o);
+
+	if (err)
+		return cli_error("%s", a->error);
+	if (say_fallback && a->fallback[0])
+		fprintf(stderr, "pcptop: %s\n", a->fallback);
+	err = system_collect(sf, a);
+	if (err) {
+		attach_close(a);
+		cli_error("reading /proc: %s", strerror(-err));
+		return EXIT_RUNTIME;
+	}
+	attach_set_run_cap(a, system_chunk_bound(sf));
+	return 0;
+}
+
+void system_detach(struct attach *a, struct system_facts *sf)
+{
+	system_free(sf);
+	attach_close(a);
+}
 
 int system_collect(struct system_facts *sf, struct attach *a)
 {

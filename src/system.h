@@ -11,7 +11,10 @@
 #include "procfs.h"
 #include "scale.h"
 
+#include <stdbool.h>
+
 struct attach;
+struct attach_opts;
 
 struct system_facts {
 	struct utsname uts;
@@ -25,6 +28,16 @@ struct system_facts {
 	long high_fraction;	/* vm.percpu_pagelist_high_fraction */
 	int high_fraction_err;
 };
+
+/*
+ * What every attaching command does first: attach, say once how auto mode
+ * fell back (when say_fallback), read the facts, and cut tracepoint runs
+ * at batch << scale. 0, or the exit status after a one-line error, with
+ * nothing left attached. system_detach() undoes it.
+ */
+int system_attach(struct attach *a, struct system_facts *sf,
+		  const struct attach_opts *o, bool say_fallback);
+void system_detach(struct attach *a, struct system_facts *sf);
 
 /* a may be NULL: then the kernel variable is not read */
 int system_collect(struct system_facts *sf, struct attach *a);

@@ -390,17 +390,10 @@ int cmd_top(int argc, char **argv)
 	if (!o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		return cli_error("not a terminal: use 'pcptop top -b' for text output");
 
-	err = attach_open(&a, &o.attach);
+	/* the interactive view shows the fallback in its header instead */
+	err = system_attach(&a, &sf, &o.attach, o.batch);
 	if (err)
-		return cli_error("%s", a.error);
-	if (a.fallback[0] && o.batch)
-		fprintf(stderr, "pcptop: %s\n", a.fallback);
-	err = system_collect(&sf, &a);
-	if (err) {
-		cli_error("reading /proc: %s", strerror(-err));
-		goto out_attach;
-	}
-	attach_set_run_cap(&a, system_chunk_bound(&sf));
+		return err;
 
 	err = state_init(&s, &o, &a, &sf);
 	if (err) {
@@ -440,8 +433,6 @@ out_cost:
 	cost_off(&s.cost);
 out_state:
 	state_free(&s);
-	system_free(&sf);
-out_attach:
-	attach_close(&a);
+	system_detach(&a, &sf);
 	return ret;
 }
