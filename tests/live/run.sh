@@ -127,9 +127,14 @@ t_cmp "programs attached while stat runs" "$(echo "$prog_ids" | grep -c .)" -ge 
 kill -INT "$pid"
 wait "$pid"
 t_eq "SIGINT ends stat with status 0" "$?" 0
-left=0
-for id in $prog_ids; do
-	bpftool prog show id "$id" >/dev/null 2>&1 && left=$((left + 1))
+# the kernel frees a program after an RCU grace period: give it 3 s
+for i in $(seq 30); do
+	left=0
+	for id in $prog_ids; do
+		bpftool prog show id "$id" >/dev/null 2>&1 && left=$((left + 1))
+	done
+	[ "$left" -eq 0 ] && break
+	sleep 0.1
 done
 t_cmp "nothing left attached after exit" "$left" -eq 0
 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \

@@ -119,10 +119,16 @@ prog_ids() {
 
 # after pcptop ends: none of IDS is loaded, bpf_stats as before
 check_released() { # WHAT IDS...
-	local what=$1 id left=""
+	local what=$1 id left="" i
 	shift
-	for id in "$@"; do
-		bpftool prog show id "$id" >/dev/null 2>&1 && left="$left $id"
+	# the kernel frees a program after an RCU grace period: give it 3 s
+	for i in $(seq 30); do
+		left=""
+		for id in "$@"; do
+			bpftool prog show id "$id" >/dev/null 2>&1 && left="$left $id"
+		done
+		[ -z "$left" ] && break
+		sleep 0.1
 	done
 	t_eq "$what: its BPF programs are gone" "${left:-none}" none
 	t_eq "$what: bpf_stats_enabled back to $stats_before" "$(cat $STATS)" "$stats_before"
