@@ -47,8 +47,11 @@ for i in $(seq "$PAIRS"); do
 	pid=$!
 	wait_attached
 	with+=("$(churn_ms)")
-	[ "$i" = "$PAIRS" ] && prog_lines=$(bpftool prog show 2>/dev/null |
-		grep -E 'name (tp_drain|tp_zone_locked|fe_bulk|fx_bulk|fe_commit|fx_commit|kp_bulk|kr_bulk)')
+	# this run's own programs, by the ids its fds hold
+	[ "$i" = "$PAIRS" ] && prog_lines=$(
+		for id in $(grep -h '^prog_id:' /proc/"$pid"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -u); do
+			bpftool prog show id "$id" 2>/dev/null
+		done | grep -E 'name (tp_drain|tp_zone_locked|fe_bulk|fx_bulk|fe_commit|fx_commit|kp_bulk|kr_bulk)')
 	kill -INT "$pid"
 	wait "$pid" || true
 	echo "pair $i/$PAIRS: without ${base[-1]} ms, with ${with[-1]} ms" >&2
