@@ -420,27 +420,27 @@ static int collect_cmdline(const char *root, struct scale_info *si)
  */
 static int collect_kallsyms(const char *root, struct scale_info *si)
 {
-	unsigned long long addr;
+	static const char *const syms[] = { SCALE_SETUP_SYM, SCALE_VAR_SYM };
+	unsigned long long addrs[2];
 	char path[PATH_LEN];
 	int err;
 
 	si->patch = SCALE_PATCH_UNKNOWN;
 	proc_path(path, sizeof(path), root, "proc/kallsyms");
-	err = kallsyms_lookup(path, SCALE_SETUP_SYM, &addr);
-	if (err == -ENOENT) {
+	/* one pass over 100k+ lines for both symbols */
+	err = kallsyms_lookup_many(path, syms, 2, addrs);
+	if (err)
+		return hard_error(err);
+	if (!addrs[0]) {
 		/* absent from a list we can trust, or a list of zeros */
 		err = kallsyms_readable(path);
 		if (!err)
 			si->patch = SCALE_PATCH_ABSENT;
 		return hard_error(err);
 	}
-	if (err)
-		return hard_error(err);
 	si->patch = SCALE_PATCH_PRESENT;
-	err = kallsyms_lookup(path, SCALE_VAR_SYM, &addr);
-	if (!err)
-		si->kvar_addr = addr;
-	return hard_error(err);
+	si->kvar_addr = addrs[1];
+	return 0;
 }
 
 static int config_value(const char *path, struct scale_info *si)
