@@ -84,7 +84,7 @@ $(APP): $(OBJS)
 workloads: $(WORKLOADS)
 
 # static so the same load runs on the host and in every VM's initramfs
-$(OUTPUT)/%: tests/workload/%.c | $(OUTPUT)
+$(OUTPUT)/%: tests/workload/%.c tests/workload/workload.h | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -static $< -o $@
 

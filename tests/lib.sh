@@ -54,6 +54,22 @@ t_within_pct() {
 	fi
 }
 
+# t_need SUITE FILE...: every FILE executable and we are root, else exit 2
+t_need() {
+	local suite=$1 f
+	shift
+	for f in "$@"; do
+		if [ ! -x "$f" ]; then
+			echo "$suite: $f missing: run make first" >&2
+			exit 2
+		fi
+	done
+	if [ "$(id -u)" != 0 ]; then
+		echo "$suite: needs root (BPF)" >&2
+		exit 2
+	fi
+}
+
 t_summary() {
 	printf '%d passed, %d failed\n' "$T_PASSED" "$T_FAILED"
 	[ "$T_FAILED" -eq 0 ]

@@ -16,14 +16,7 @@ CHURN=$B/churn
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-if [ ! -x "$P" ] || [ ! -x "$CHURN" ]; then
-	echo "live: $P or $CHURN missing: run make first" >&2
-	exit 2
-fi
-if [ "$(id -u)" != 0 ]; then
-	echo "live: needs root (BPF)" >&2
-	exit 2
-fi
+t_need live "$P" "$CHURN"
 # perf reads tracepoint ids from tracefs, which may not be mounted
 if [ ! -d /sys/kernel/tracing/events ]; then
 	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null

@@ -23,14 +23,7 @@ BONNIE_ARGS=(-s 256 -r 128 -n 0 -u root -f)
 FUZZ_ROUNDS=150
 MIN_PNG_BYTES=20000
 
-if [ ! -x "$P" ] || [ ! -x "$CHURN" ]; then
-	echo "record: $P or $CHURN missing: run make first" >&2
-	exit 2
-fi
-if [ "$(id -u)" != 0 ]; then
-	echo "record: needs root (BPF)" >&2
-	exit 2
-fi
+t_need record "$P" "$CHURN"
 
 # exit status of "$@" with stdout and stderr to files
 run() { # OUT ERR CMD...

@@ -28,14 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if [ ! -x "$P" ] || [ ! -x "$CHURN" ]; then
-	echo "top: $P or $CHURN missing: run make first" >&2
-	exit 2
-fi
-if [ "$(id -u)" != 0 ]; then
-	echo "top: needs root (BPF)" >&2
-	exit 2
-fi
+t_need top "$P" "$CHURN"
 if ! command -v tmux >/dev/null; then
 	echo "top: needs tmux" >&2
 	exit 2

@@ -14,27 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include "workload.h"
 
 #define DEFAULT_MIB 256
 #define DEFAULT_ROUNDS 4
 #define MIB (1024UL * 1024UL)
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int parse_ulong(const char *s, unsigned long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return (errno || end == s || *end) ? -EINVAL : 0;
-}
 
 int main(int argc, char **argv)
 {

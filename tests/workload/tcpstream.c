@@ -21,28 +21,12 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include "workload.h"
 
 #define DEFAULT_SECS 3
 #define DEFAULT_WRITE_KIB 64
 #define DEFAULT_STREAMS 1
 #define MAX_STREAMS 16
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int parse_ulong(const char *s, unsigned long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return (errno || end == s || *end) ? -EINVAL : 0;
-}
 
 /* the receiving side: read and drop until the sender closes */
 static int receive(int lfd, size_t buflen)
