@@ -1,16 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # pcptop, built in the manner of libbpf-tools: clang compiles the CO-RE BPF
-# object against a per-arch vmlinux.h, bpftool turns it into a skeleton,
-# and the loader links Debian's libbpf, libelf and zlib.
+# object against a per-arch vmlinux.h, llvm-strip drops its DWARF, bpftool
+# turns it into a skeleton, and the loader links Debian's libbpf, libelf
+# and zlib.
 #
 #   make                 build/pcptop for this machine
 #   make ARCH=arm64      build/arm64/pcptop, static (STATIC=1 is the default)
 #   make STATIC=1        a static build/pcptop
 #   make deps            install the Debian packages needed (idempotent)
 #   make run             deps, build, start pcptop
-#   make test            deps, build, every test (unit, live, VM matrix)
+#   make test            deps, build with -Werror, every test suite
+#   make unit            the unit tests (no BPF, no root)
+#   make format-check    clang-format with the kernel's .clang-format
 #   make V=1             show the commands
+#
+# The source folders carry the dependency rule (CONTRIBUTING.md):
+#   src/core    no libbpf, no curses: what every other folder builds on
+#   src/kernel  the only code that includes libbpf or the skeleton
+#   src/rec     the recording format, on core
+#   src/report  report and diff, on core and rec
+#   src/live    the commands that attach: info, stat, top, record
+# Each folder is compiled with only the include paths it may use, and the
+# unit tests link core, rec, report and the pure parts of kernel and live
+# without libbpf, so a wrong include or call fails the build.
 
 HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 ARCH ?= $(HOST_ARCH)
@@ -27,13 +40,19 @@ endif
 
 CC := $(CROSS_COMPILE)gcc
 CLANG ?= clang
+LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
+CLANG_FORMAT ?= clang-format
 CFLAGS ?= -g -O2
 WARN := -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation
-INCLUDES := -I$(OUTPUT) -Isrc -Ibpf
+# make test, CI and WERROR=1 build with -Werror
+ifneq ($(or $(WERROR),$(CI)),)
+WARN += -Werror
+endif
+DEPFLAGS = -MMD -MP
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Ibpf
-LDLIBS := -lbpf -lelf -lz -lncursesw -ltinfo
+LDLIBS := -lbpf -lelf -lz -lncursesw -ltinfo -lm
 ifeq ($(STATIC),1)
 LDFLAGS += -static
 endif
@@ -49,33 +68,69 @@ endif
 APP := $(OUTPUT)/pcptop
 BPF_OBJ := $(OUTPUT)/pcptop.bpf.o
 SKEL := $(OUTPUT)/pcptop.skel.h
-SRCS := $(wildcard src/*.c)
-OBJS := $(patsubst src/%.c,$(OUTPUT)/%.o,$(SRCS))
-# pure user-space logic the unit tests link without libbpf
-UNIT_SRCS := src/procfs.c src/scale.c src/hist.c src/json.c src/recfile.c \
-	src/recread.c src/rechdr.c
-UNIT_TESTS := $(wildcard tests/unit/*.c)
-WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload/*.c))
+OBJDIR := $(OUTPUT)/obj
 
-.PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-patched run test unit live bench vmlinux workloads clean
+CORE_SRCS := $(wildcard src/core/*.c)
+KERNEL_SRCS := $(wildcard src/kernel/*.c)
+REC_SRCS := $(wildcard src/rec/*.c)
+REPORT_SRCS := $(wildcard src/report/*.c)
+LIVE_SRCS := $(wildcard src/live/*.c)
+TOP_SRCS := src/main.c src/cli.c
+SRCS := $(CORE_SRCS) $(KERNEL_SRCS) $(REC_SRCS) $(REPORT_SRCS) \
+	$(LIVE_SRCS) $(TOP_SRCS)
+obj = $(patsubst src/%.c,$(OBJDIR)/%.o,$(1))
+OBJS := $(call obj,$(SRCS))
+
+# what each folder may include (see the rule above)
+INC_core := -Isrc/core -Ibpf
+INC_kernel := $(INC_core) -Isrc/kernel -I$(OUTPUT)
+INC_rec := $(INC_core) -Isrc/rec
+INC_report := $(INC_rec) -Isrc/report -Isrc
+INC_live := $(INC_report) -Isrc/kernel -Isrc/live
+INC_top := -Isrc -Isrc/core -Ibpf
+inc_of = $(INC_$(firstword $(subst /, ,$(patsubst src/%,%,$(dir $(1)))) top))
+# the folders that must not include libbpf or curses headers
+PURE_DIRS := src/core src/rec src/report
+
+# what the unit tests link: no libbpf, no curses
+PURE_SRCS := $(CORE_SRCS) $(REC_SRCS) $(REPORT_SRCS) src/cli.c \
+	src/kernel/attach_plan.c src/live/top_rows.c src/live/top_draw.c
+UNIT_TESTS := $(wildcard tests/unit/*.c)
+UNIT_OBJS := $(patsubst tests/unit/%.c,$(OBJDIR)/unit/%.o,$(UNIT_TESTS))
+WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload/*.c))
+FORMAT_FILES := $(shell git ls-files 'src/*.[ch]' 'bpf/*.[ch]' 'tests/*.[ch]' 2>/dev/null)
+
+.PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-patched run test \
+	unit live bench vmlinux workloads clean format format-check check-deps
 .DELETE_ON_ERROR:
 
 all: $(APP) workloads
 
-$(OUTPUT):
+$(OUTPUT) $(OBJDIR):
 	$(Q)mkdir -p $@
 
+# DWARF is for the loader's debugging, not the kernel's: stripped, the
+# embedded object is a seventh of its size (libbpf-tools does the same)
 $(BPF_OBJ): bpf/pcptop.bpf.c bpf/compat.bpf.h bpf/pcptop.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(LLVM_STRIP) -g $@
 
 $(SKEL): $(BPF_OBJ)
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name pcptop_bpf > $@
 
-$(OUTPUT)/%.o: src/%.c $(wildcard src/*.h) bpf/pcptop.h $(SKEL) | $(OUTPUT)
+# -MMD: a file recompiles when a header it includes changes, and only the
+# kernel files that include the skeleton follow the BPF object
+$(OBJDIR)/kernel/%.o: src/kernel/%.c | $(SKEL)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(INCLUDES) -c $< -o $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INC_kernel) -c $< -o $@
+
+$(OBJDIR)/%.o: src/%.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(call inc_of,$<) -c $< -o $@
 
 $(APP): $(OBJS)
 	$(call msg,LD,$@)
@@ -88,9 +143,22 @@ $(OUTPUT)/%: tests/workload/%.c tests/workload/workload.h | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -static $< -o $@
 
-$(OUTPUT)/unit_tests: $(UNIT_TESTS) $(UNIT_SRCS) $(wildcard src/*.h) | $(OUTPUT)
+$(OBJDIR)/unit/%.o: tests/unit/%.c
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Isrc -Ibpf -Itests/unit $(UNIT_TESTS) $(UNIT_SRCS) -lz -o $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INC_live) -Itests/unit -c $< -o $@
+
+# linked without libbpf or curses: the build proves the dependency rule
+$(OUTPUT)/unit_tests: $(UNIT_OBJS) $(call obj,$(PURE_SRCS)) | check-deps
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -lz -lm -o $@
+
+# core, rec and report name no libbpf or curses header, not even unused
+check-deps:
+	$(Q)if grep -nE '#include *[<"](bpf/|curses|ncurses|pcptop\.skel)' \
+		$(foreach d,$(PURE_DIRS),$(wildcard $(d)/*.[ch])); then \
+		echo "make: core, rec and report must not include libbpf, curses or the skeleton" >&2; \
+		exit 1; fi
 
 deps:
 	$(Q)scripts/deps.sh $(if $(filter-out $(HOST_ARCH),$(ARCH)),$(ARCH))
@@ -104,6 +172,12 @@ unit: $(OUTPUT)/unit_tests
 
 live: all
 	$(Q)tests/live/run.sh $(APP)
+
+format-check:
+	$(Q)$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_FILES)
+
+format:
+	$(Q)$(CLANG_FORMAT) -i $(FORMAT_FILES)
 
 # static pcptop and workloads for the VM initramfs images, both arches
 vm-builds:
@@ -123,8 +197,8 @@ vmtest-patched: deps-all vm-builds
 	$(Q)tests/vm/patched.sh
 
 test: deps-all
-	$(Q)$(MAKE) --no-print-directory all $(OUTPUT)/unit_tests
-	$(Q)$(MAKE) --no-print-directory vm-builds
+	$(Q)$(MAKE) --no-print-directory WERROR=1 all $(OUTPUT)/unit_tests
+	$(Q)$(MAKE) --no-print-directory WERROR=1 vm-builds
 	$(Q)tests/run-all.sh
 
 run: deps
@@ -142,3 +216,5 @@ vmlinux:
 clean:
 	$(call msg,CLEAN,build)
 	$(Q)rm -rf build
+
+-include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)

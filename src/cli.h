@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The command table's entry points and what they share. */
+/*
+ * The command table's entry points, every command's options and their
+ * parsers. Parsers return 0 or -EINVAL after saying why on one line; a
+ * help request sets ->help and returns 0. Only cmd_*() turn a -errno into
+ * an exit status (cli_status()).
+ */
 #ifndef PCPTOP_CLI_H
 #define PCPTOP_CLI_H
 
-#include <getopt.h>
-#include <signal.h>
 #include <stdbool.h>
-#include "attach.h"
+#include <stdio.h>
+#include "probes.h"
 
 #define PCPTOP_VERSION "0.1.0"
 
@@ -15,8 +19,6 @@
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
 
-extern volatile sig_atomic_t cli_exiting;
-
 int cmd_info(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_top(int argc, char **argv);
@@ -24,38 +26,92 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 
-/* "pcptop: <msg>" on stderr, one line; returns EXIT_USAGE */
-int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "pcptop: <msg>" on stderr, one line */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_warn(), then -EINVAL: for bad input */
+int cli_bad_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * The exit status of a -errno: 0 for 0; EXIT_RUNTIME for failures while
+ * running (-ENOMEM, -EIO, -EPIPE, -EFAULT); EXIT_USAGE for the rest: bad
+ * input, and a kernel or system pcptop cannot use.
+ */
+int cli_status(int err);
+
 /* seconds as "1", "0.5", "2s"; -EINVAL unless 0 < v <= max */
 int cli_parse_seconds(const char *s, double max, double *out);
+/* a whole number >= 1 */
 int cli_parse_count(const char *s, long *out);
-/*
- * Options of every command that attaches: -m/--mode, -v/--verbose,
- * --cross-check, --run-gap. A command lists CLI_ATTACH_LONGOPTS in its
- * long options, "m:v" in its short ones, numbers its own long-only
- * options from CLI_OPT_FIRST_FREE, and hands what it does not know to
- * cli_attach_opt().
- */
-enum {
-	CLI_OPT_CROSS_CHECK = 0x100,
-	CLI_OPT_RUN_GAP,
-	CLI_OPT_FIRST_FREE,
+
+#define MAX_INTERVAL_S 86400.0
+#define MAX_DURATION_S (366.0 * 86400.0)
+#define TOP_MIN_DELAY_S 0.1
+#define TOP_MAX_DELAY_S 3600.0
+/* -d SECS of the live view: 0 or -EINVAL outside the two above */
+int cli_parse_delay(const char *s, double *out);
+
+struct info_opts {
+	bool help;
+	bool json;
+	struct attach_opts attach;
 };
-#define CLI_ATTACH_LONGOPTS                                            \
-	{ "mode", required_argument, NULL, 'm' },                      \
-	{ "verbose", no_argument, NULL, 'v' },                         \
-	{ "cross-check", no_argument, NULL, CLI_OPT_CROSS_CHECK },     \
-	{ "run-gap", required_argument, NULL, CLI_OPT_RUN_GAP }
-/* cli_attach_opt() took the option */
-#define CLI_OPT_TAKEN 1
 
-void cli_attach_defaults(struct attach_opts *o);
-/* CLI_OPT_TAKEN, 0 when c is not one of them, EXIT_USAGE after saying why */
-int cli_attach_opt(int c, const char *arg, struct attach_opts *o);
+struct stat_opts {
+	bool help;
+	double interval;
+	long count;		/* 0: until a signal */
+	bool json;
+	bool hists;
+	const char *prom;	/* --prom FILE, or NULL */
+	struct attach_opts attach;
+};
 
-/* SIGINT/SIGTERM set cli_exiting so every loop ends with links closed */
-void cli_install_signals(void);
-/* sleeps up to secs, returns early when a signal asks to exit */
-void cli_sleep(double secs);
+struct top_opts {
+	bool help;
+	double delay;
+	long count;		/* 0: until q or a signal */
+	bool batch;
+	struct attach_opts attach;
+};
+
+#define DEFAULT_RECORDING "pcptop.data"
+
+struct record_opts {
+	bool help;
+	const char *out;
+	double interval;
+	double duration;	/* 0: until the command exits or a signal */
+	const char *prom;
+	bool quiet;
+	struct attach_opts attach;
+	int argc;		/* the command, 0 for none */
+	char **argv;
+};
+
+enum out_fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
+
+struct report_opts {
+	bool help;
+	const char *files[2];
+	int nr_files;
+	enum out_fmt fmt;
+	const char *html;	/* --html OUT, "-" for stdout */
+	bool timeline;
+	bool hists;
+};
+
+int cli_parse_info(int argc, char **argv, struct info_opts *o);
+int cli_parse_stat(int argc, char **argv, struct stat_opts *o);
+int cli_parse_top(int argc, char **argv, struct top_opts *o);
+int cli_parse_record(int argc, char **argv, struct record_opts *o);
+/* report (diff false) and diff (true) share their options */
+int cli_parse_report(int argc, char **argv, struct report_opts *o, bool diff);
+
+/* each command's --help text */
+void info_usage(FILE *f);
+void stat_usage(FILE *f);
+void top_usage(FILE *f);
+void record_usage(FILE *f);
+void report_usage(FILE *f);
+void diff_usage(FILE *f);
 
 #endif /* PCPTOP_CLI_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Writes a synthetic recording with known counts through the real writer
- * (src/recfile.c), so tests/record/run.sh can check that report and diff
+ * (src/rec/), so tests/record/run.sh can check that report and diff
  * give back exactly what went in, without BPF.
  *
  * Usage: mkrec OUT SCALE SOURCE MULT [COMMAND ARGS...]
@@ -55,7 +55,7 @@ static void bump(struct snapshot *s, int hist, int slot, uint64_t n,
 
 int main(int argc, char **argv)
 {
-	struct rec_header h = {};
+	struct rec_header h;
 	struct rec_writer w;
 	struct rec_interval iv = {};
 	struct rec_end e = {};
@@ -74,25 +74,26 @@ int main(int argc, char **argv)
 	mult = atoi(argv[4]);
 	flush = (unsigned long long)BATCH << scale;
 
+	rec_header_init(&h, NR_CPUS);
 	snprintf(h.pcptop_version, sizeof(h.pcptop_version), "synthetic");
 	h.start_realtime_ns = 1748736000ULL * NSEC;
 	h.interval_ns = NSEC;
-	snprintf(h.release, sizeof(h.release), "6.1.0-synthetic-s%d", scale);
-	snprintf(h.arch, sizeof(h.arch), "aarch64");
-	snprintf(h.hostname, sizeof(h.hostname), "board");
-	rec_dims_own(&h.dims, NR_CPUS);
-	h.nr_probes = 1;
-	snprintf(h.probes[0].name, sizeof(h.probes[0].name), "bulk_free");
-	snprintf(h.probes[0].mode, sizeof(h.probes[0].mode), "fentry");
-	snprintf(h.mode_summary, sizeof(h.mode_summary), "fentry");
-	h.scale.value = scale;
-	h.scale.source = !strcmp(argv[3], "cmdline") ? SCALE_SRC_CMDLINE :
+	snprintf(h.f.release, sizeof(h.f.release), "6.1.0-synthetic-s%d", scale);
+	snprintf(h.f.arch, sizeof(h.f.arch), "aarch64");
+	snprintf(h.f.hostname, sizeof(h.f.hostname), "board");
+	h.f.nr_probes = 1;
+	snprintf(h.f.probes[0].name, sizeof(h.f.probes[0].name), "bulk_free");
+	snprintf(h.f.probes[0].mode_name, sizeof(h.f.probes[0].mode_name), "fentry");
+	h.f.probes[0].mode = MODE_FENTRY;
+	snprintf(h.f.mode_summary, sizeof(h.f.mode_summary), "fentry");
+	h.f.scale.value = scale;
+	h.f.scale.source = !strcmp(argv[3], "cmdline") ? SCALE_SRC_CMDLINE :
 			 !strcmp(argv[3], "kernel-variable") ? SCALE_SRC_KVAR :
 							       SCALE_SRC_CONFIG;
-	h.scale.have[h.scale.source] = true;
-	h.scale.val[h.scale.source] = scale;
-	if (h.scale.source == SCALE_SRC_CONFIG)
-		snprintf(h.scale.config_path, sizeof(h.scale.config_path),
+	h.f.scale.have[h.f.scale.source] = true;
+	h.f.scale.val[h.f.scale.source] = scale;
+	if (h.f.scale.source == SCALE_SRC_CONFIG)
+		snprintf(h.f.scale.config_path, sizeof(h.f.scale.config_path),
 			 "/proc/config.gz");
 	for (z = 0; z < 2; z++) {
 		zones[z].node = 0;
@@ -104,11 +105,11 @@ int main(int argc, char **argv)
 						       PCP_FIELD_ABSENT,
 						       PCP_FIELD_ABSENT };
 	}
-	h.zones.nr_zones = 2;
-	h.zones.zones = zones;
-	h.pageblock_order = 9;
-	h.pages_per_block = 512;
-	h.high_fraction = 0;
+	h.f.zones.nr_zones = 2;
+	h.f.zones.zones = zones;
+	h.f.pageblock_order = 9;
+	h.f.pages_per_block = 512;
+	h.f.high_fraction = 0;
 	h.argc = argc - 5;
 	h.argv = argv + 5;
 

@@ -33,8 +33,9 @@ run() { # OUT ERR CMD...
 }
 
 echo "== synthetic round trip"
-${CC:-gcc} -O2 -Wall -Isrc -Ibpf tests/record/mkrec.c src/recfile.c src/rechdr.c \
-	src/procfs.c -lz -o "$TMP/mkrec"
+${CC:-gcc} -O2 -Wall -Isrc/core -Isrc/rec -Ibpf tests/record/mkrec.c \
+	src/rec/recwrite.c src/rec/rechdr.c src/core/procfs.c src/core/facts.c \
+	src/core/figtab.c src/core/probes.c src/core/scale.c -lz -o "$TMP/mkrec"
 t_eq "mkrec builds" "$?" 0
 A=$TMP/s5.data
 Bf=$TMP/s0.data

@@ -299,7 +299,7 @@ for term in vt100 linux; do
 	t_check "$term: scale on the first line" -- grep -q '^scale ' <(head -n 1 "$TMP/$term")
 	t_check "$term: table header" -- grep -Eq '^ \*CPU ZONE +COUNT +HIGH +BATCH' "$TMP/$term"
 	t_check "$term: columns past the width are dropped" -- \
-		grep -Eq 'BPG/s +AVG +MAX +FHI/s$' "$TMP/$term"
+		grep -Eq 'MAX +REF/s +RPG/s +FHI/s$' "$TMP/$term"
 	t_check "$term: rows" -- grep -Eq '^>? +1 all\(tp\) ' "$TMP/$term"
 	t_check "$term: pane" -- grep -q '^batch sizes (pages) of' "$TMP/$term"
 	t_cmp "$term: 24 lines used at most" "$(grep -c . "$TMP/$term")" -le 24

@@ -69,33 +69,34 @@ void rf_make_header(struct rec_header *h, struct zoneinfo *zi)
 	static const char *const names[] = { "DMA32", "Normal" };
 	int z, c;
 
-	memset(h, 0, sizeof(*h));
+	rec_header_init(h, NR_CPUS);
 	snprintf(h->pcptop_version, sizeof(h->pcptop_version), "9.9.9");
 	h->start_realtime_ns = 1748736000ULL * 1000000000ULL;
 	h->interval_ns = 500000000ULL;
-	snprintf(h->release, sizeof(h->release), "6.1.0-cip-test");
-	snprintf(h->arch, sizeof(h->arch), "aarch64");
-	snprintf(h->hostname, sizeof(h->hostname), "board7");
-	rec_dims_own(&h->dims, NR_CPUS);
-	h->nr_probes = 2;
-	snprintf(h->probes[0].name, sizeof(h->probes[0].name), "bulk_free");
-	snprintf(h->probes[0].mode, sizeof(h->probes[0].mode), "fentry");
-	snprintf(h->probes[0].target, sizeof(h->probes[0].target),
+	snprintf(h->f.release, sizeof(h->f.release), "6.1.0-cip-test");
+	snprintf(h->f.arch, sizeof(h->f.arch), "aarch64");
+	snprintf(h->f.hostname, sizeof(h->f.hostname), "board7");
+	h->f.nr_probes = 2;
+	snprintf(h->f.probes[0].name, sizeof(h->f.probes[0].name), "bulk_free");
+	snprintf(h->f.probes[0].mode_name, sizeof(h->f.probes[0].mode_name), "fentry");
+	snprintf(h->f.probes[0].target, sizeof(h->f.probes[0].target),
 		 "free_pcppages_bulk");
-	snprintf(h->probes[1].name, sizeof(h->probes[1].name), "refill");
-	snprintf(h->probes[1].mode, sizeof(h->probes[1].mode), "tracepoint");
-	h->probes[1].estimated = true;
-	snprintf(h->mode_summary, sizeof(h->mode_summary), "mixed");
-	h->scale.value = 5;
-	h->scale.source = SCALE_SRC_CONFIG;
-	h->scale.have[SCALE_SRC_CONFIG] = true;
-	h->scale.val[SCALE_SRC_CONFIG] = 5;
-	h->scale.have[SCALE_SRC_CMDLINE] = true;
-	h->scale.val[SCALE_SRC_CMDLINE] = 0;
-	h->scale.patch = SCALE_PATCH_ABSENT;
-	snprintf(h->scale.config_path, sizeof(h->scale.config_path),
+	snprintf(h->f.probes[1].name, sizeof(h->f.probes[1].name), "refill");
+	snprintf(h->f.probes[1].mode_name, sizeof(h->f.probes[1].mode_name), "tracepoint");
+	h->f.probes[0].mode = MODE_FENTRY;
+	h->f.probes[1].mode = MODE_TRACEPOINT;
+	h->f.probes[1].estimated = true;
+	snprintf(h->f.mode_summary, sizeof(h->f.mode_summary), "mixed");
+	h->f.scale.value = 5;
+	h->f.scale.source = SCALE_SRC_CONFIG;
+	h->f.scale.have[SCALE_SRC_CONFIG] = true;
+	h->f.scale.val[SCALE_SRC_CONFIG] = 5;
+	h->f.scale.have[SCALE_SRC_CMDLINE] = true;
+	h->f.scale.val[SCALE_SRC_CMDLINE] = 0;
+	h->f.scale.patch = SCALE_PATCH_ABSENT;
+	snprintf(h->f.scale.config_path, sizeof(h->f.scale.config_path),
 		 "/proc/config.gz");
-	snprintf(h->scale.note, sizeof(h->scale.note), "cmdline ignored");
+	snprintf(h->f.scale.note, sizeof(h->f.scale.note), "cmdline ignored");
 	memset(zi, 0, sizeof(*zi));
 	zi->nr_zones = 2;
 	zi->zones = calloc(2, sizeof(*zi->zones));
@@ -115,12 +116,12 @@ void rf_make_header(struct rec_header *h, struct zoneinfo *zi)
 			p->high_max = z ? 756 : PCP_FIELD_ABSENT;
 		}
 	}
-	h->zones = *zi;
-	h->pageblock_order = 9;
-	h->pages_per_block = 512;
-	h->high_fraction = 0;
-	h->run_gap_ns = 5000;
-	h->run_cap_pages = 2016;
+	h->f.zones = *zi;
+	h->f.pageblock_order = 9;
+	h->f.pages_per_block = 512;
+	h->f.high_fraction = 0;
+	h->f.run_gap_ns = 5000;
+	h->f.run_cap_pages = 2016;
 	h->argc = 5;
 	h->argv = rf_argv;
 }
@@ -223,7 +224,7 @@ void rf_read_all(const char *path, struct read_result *rr)
 		snprintf(rr->msg, sizeof(rr->msg), "%s", r.msg);
 		return;
 	}
-	while ((ret = rec_next(&r, &it)) > 0) {
+	while (!(ret = rec_next(&r, &it)) && it.type != REC_CHUNK_NONE) {
 		if (it.type == REC_CHUNK_INTERVAL)
 			rr->intervals++;
 		else if (it.type == REC_CHUNK_END)

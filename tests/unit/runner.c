@@ -45,6 +45,12 @@ const char *fixture(const char *rel)
 extern const struct unit_test recfile_tests[];
 extern const struct unit_test recfile_bad_tests[];
 extern const struct unit_test scale_disagree_tests[];
+extern const struct unit_test figtab_tests[];
+extern const struct unit_test output_tests[];
+extern const struct unit_test cli_tests[];
+extern const struct unit_test plan_tests[];
+extern const struct unit_test facts_tests[];
+extern const struct unit_test fixture_rec_tests[];
 
 static const struct unit_test *const suites[] = {
 	procfs_tests,
@@ -53,6 +59,12 @@ static const struct unit_test *const suites[] = {
 	recfile_tests,
 	recfile_bad_tests,
 	scale_disagree_tests,
+	figtab_tests,
+	output_tests,
+	cli_tests,
+	plan_tests,
+	facts_tests,
+	fixture_rec_tests,
 };
 
 int main(int argc, char **argv)

@@ -28,36 +28,36 @@ static void test_round_trip(void)
 	REQUIRE(rec_open(&r, path) == 0);
 	CHECK_EQ_INT(r.h.version_major, REC_VERSION_MAJOR);
 	CHECK_EQ_STR(r.h.pcptop_version, "9.9.9");
-	CHECK_EQ_STR(r.h.release, "6.1.0-cip-test");
-	CHECK_EQ_STR(r.h.arch, "aarch64");
-	CHECK_EQ_STR(r.h.hostname, "board7");
+	CHECK_EQ_STR(r.h.f.release, "6.1.0-cip-test");
+	CHECK_EQ_STR(r.h.f.arch, "aarch64");
+	CHECK_EQ_STR(r.h.f.hostname, "board7");
 	CHECK_EQ_U64(r.h.interval_ns, 500000000ULL);
 	CHECK_EQ_INT(r.h.dims.nr_cpus, NR_CPUS);
-	CHECK_EQ_INT(r.h.nr_probes, 2);
-	CHECK_EQ_STR(r.h.probes[0].target, "free_pcppages_bulk");
-	CHECK(!r.h.probes[0].estimated);
-	CHECK(r.h.probes[1].estimated);
-	CHECK_EQ_STR(r.h.probes[1].mode, "tracepoint");
-	CHECK_EQ_STR(r.h.mode_summary, "mixed");
-	CHECK_EQ_INT(r.h.scale.value, 5);
-	CHECK_EQ_INT(r.h.scale.source, SCALE_SRC_CONFIG);
-	CHECK(r.h.scale.have[SCALE_SRC_CMDLINE]);
-	CHECK_EQ_INT(r.h.scale.val[SCALE_SRC_CMDLINE], 0);
-	CHECK(!r.h.scale.have[SCALE_SRC_KVAR]);
-	CHECK_EQ_INT(r.h.scale.patch, SCALE_PATCH_ABSENT);
-	CHECK_EQ_STR(r.h.scale.config_path, "/proc/config.gz");
-	CHECK_EQ_STR(r.h.scale.note, "cmdline ignored");
-	REQUIRE(r.h.zones.nr_zones == 2);
-	CHECK_EQ_STR(r.h.zones.zones[1].name, "Normal");
-	CHECK_EQ_INT(r.h.zones.zones[1].nr_cpus, NR_CPUS);
-	CHECK_EQ_INT(r.h.zones.zones[1].cpus[1].count, 11);
-	CHECK_EQ_INT(r.h.zones.zones[1].cpus[1].batch, 63);
-	CHECK_EQ_INT(r.h.zones.zones[1].cpus[1].high_max, 756);
-	CHECK_EQ_INT(r.h.zones.zones[0].cpus[0].high_min, PCP_FIELD_ABSENT);
-	CHECK_EQ_INT(r.h.pageblock_order, 9);
-	CHECK_EQ_INT(r.h.pages_per_block, 512);
-	CHECK_EQ_INT(r.h.high_fraction, 0);
-	CHECK_EQ_U64(r.h.run_cap_pages, 2016);
+	CHECK_EQ_INT(r.h.f.nr_probes, 2);
+	CHECK_EQ_STR(r.h.f.probes[0].target, "free_pcppages_bulk");
+	CHECK(!r.h.f.probes[0].estimated);
+	CHECK(r.h.f.probes[1].estimated);
+	CHECK_EQ_STR(r.h.f.probes[1].mode_name, "tracepoint");
+	CHECK_EQ_STR(r.h.f.mode_summary, "mixed");
+	CHECK_EQ_INT(r.h.f.scale.value, 5);
+	CHECK_EQ_INT(r.h.f.scale.source, SCALE_SRC_CONFIG);
+	CHECK(r.h.f.scale.have[SCALE_SRC_CMDLINE]);
+	CHECK_EQ_INT(r.h.f.scale.val[SCALE_SRC_CMDLINE], 0);
+	CHECK(!r.h.f.scale.have[SCALE_SRC_KVAR]);
+	CHECK_EQ_INT(r.h.f.scale.patch, SCALE_PATCH_ABSENT);
+	CHECK_EQ_STR(r.h.f.scale.config_path, "/proc/config.gz");
+	CHECK_EQ_STR(r.h.f.scale.note, "cmdline ignored");
+	REQUIRE(r.h.f.zones.nr_zones == 2);
+	CHECK_EQ_STR(r.h.f.zones.zones[1].name, "Normal");
+	CHECK_EQ_INT(r.h.f.zones.zones[1].nr_cpus, NR_CPUS);
+	CHECK_EQ_INT(r.h.f.zones.zones[1].cpus[1].count, 11);
+	CHECK_EQ_INT(r.h.f.zones.zones[1].cpus[1].batch, 63);
+	CHECK_EQ_INT(r.h.f.zones.zones[1].cpus[1].high_max, 756);
+	CHECK_EQ_INT(r.h.f.zones.zones[0].cpus[0].high_min, PCP_FIELD_ABSENT);
+	CHECK_EQ_INT(r.h.f.pageblock_order, 9);
+	CHECK_EQ_INT(r.h.f.pages_per_block, 512);
+	CHECK_EQ_INT(r.h.f.high_fraction, 0);
+	CHECK_EQ_U64(r.h.f.run_cap_pages, 2016);
 	REQUIRE(r.h.argc == 5);
 	CHECK_EQ_STR(r.h.argv[0], "bonnie++");
 	CHECK_EQ_STR(r.h.argv[2], "/tmp/a dir");
@@ -65,7 +65,7 @@ static void test_round_trip(void)
 	rf_snap_init(&want);
 	for (i = 0; i < NR_IV; i++) {
 		ret = rec_next(&r, &it);
-		CHECK_EQ_INT(ret, 1);
+		CHECK_EQ_INT(ret, 0);
 		CHECK_EQ_INT(it.type, REC_CHUNK_INTERVAL);
 		CHECK_EQ_INT(it.iv.seq, i);
 		CHECK_EQ_U64(it.iv.t_end_ns, (uint64_t)(i + 1) * 500000000ULL);
@@ -74,7 +74,7 @@ static void test_round_trip(void)
 	}
 	rf_snap_fini(&want);
 	ret = rec_next(&r, &it);
-	CHECK_EQ_INT(ret, 1);
+	CHECK_EQ_INT(ret, 0);
 	CHECK_EQ_INT(it.type, REC_CHUNK_END);
 	CHECK_EQ_STR(it.end.reason, "command exited");
 	CHECK(it.end.have_command);
@@ -83,6 +83,7 @@ static void test_round_trip(void)
 	CHECK_EQ_U64(it.end.maxrss_kb, 5678);
 	CHECK_EQ_INT(it.end.nr_intervals, NR_IV);
 	CHECK_EQ_INT(rec_next(&r, &it), 0);
+	CHECK_EQ_INT(it.type, REC_CHUNK_NONE);
 	rec_close(&r);
 }
 
@@ -104,12 +105,15 @@ static void test_growing_file(void)
 	rf_fill_snap(&s, 3);
 	CHECK_EQ_INT(rec_write_interval(&w, &iv, &s), 0);
 	REQUIRE(rec_open(&r, path) == 0);
-	CHECK_EQ_INT(rec_next(&r, &it), 1);
 	CHECK_EQ_INT(rec_next(&r, &it), 0);
+	CHECK_EQ_INT(it.type, REC_CHUNK_INTERVAL);
+	CHECK_EQ_INT(rec_next(&r, &it), 0);
+	CHECK_EQ_INT(it.type, REC_CHUNK_NONE);
 	iv.seq = 1;
 	rf_fill_snap(&s, 4);
 	CHECK_EQ_INT(rec_write_interval(&w, &iv, &s), 0);
-	CHECK_EQ_INT(rec_next(&r, &it), 1);
+	CHECK_EQ_INT(rec_next(&r, &it), 0);
+	CHECK_EQ_INT(it.type, REC_CHUNK_INTERVAL);
 	CHECK_EQ_INT(it.iv.seq, 1);
 	CHECK(rf_snap_equal(&s, &r.snap));
 	rec_close(&r);
@@ -151,7 +155,7 @@ static void test_newer_writer(void)
 	rb_put(&b, "abc", 3);
 	REQUIRE(!b.err);
 	CHECK_EQ_INT(rec_header_decode(b.p, b.len, &got, msg, sizeof(msg)), 0);
-	CHECK_EQ_STR(got.hostname, "board7");
+	CHECK_EQ_STR(got.f.hostname, "board7");
 	rec_header_free(&got);
 
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -191,7 +195,7 @@ static void test_newer_writer(void)
 
 	REQUIRE(rec_open(&r, path) == 0);
 	CHECK_EQ_INT(r.h.version_minor, 7);
-	CHECK_EQ_INT(rec_next(&r, &it), 1);
+	CHECK_EQ_INT(rec_next(&r, &it), 0);
 	CHECK_EQ_INT(it.type, REC_CHUNK_INTERVAL);
 	/* cpu 1, zone 2, hist 3: slot 5 as written, the last slot gets 31..33 */
 	v = r.snap.hists[PCPTOP_NR_HIST_KEYS + pcptop_hist_key(2, 3)].slots[5];
@@ -204,6 +208,7 @@ static void test_newer_writer(void)
 	v = r.snap.counters[PCPTOP_NR_COUNTER_KEYS + 17].c[CNT_REFILL_PAGES];
 	CHECK_EQ_U64(v, 1000000ULL + 17 * 100 + CNT_REFILL_PAGES);
 	CHECK_EQ_INT(rec_next(&r, &it), 0);
+	CHECK_EQ_INT(it.type, REC_CHUNK_NONE);
 	rec_close(&r);
 }
 

@@ -11,6 +11,15 @@
 #define RELEASE "6.1.0-test"
 #define PATCHED_KVAR_ADDR 0xffff800081c61a48ULL
 
+
+/* the scale inferred, or -1 when scale_infer*() has none (-ENODATA) */
+static int infer(unsigned long long largest, int batch)
+{
+	int s;
+
+	return scale_infer(largest, batch, &s) ? -1 : s;
+}
+
 static bool ends_with(const char *s, const char *tail)
 {
 	size_t n = strlen(s), t = strlen(tail);
@@ -81,19 +90,19 @@ static void test_parse_cmdline_value(void)
 
 static void test_infer(void)
 {
-	CHECK_EQ_INT(scale_infer(2016, 63), 5);
-	CHECK_EQ_INT(scale_infer(63, 63), 0);
-	CHECK_EQ_INT(scale_infer(64, 63), 1);
-	CHECK_EQ_INT(scale_infer(1, 63), 0);
-	CHECK_EQ_INT(scale_infer(126, 63), 1);
-	CHECK_EQ_INT(scale_infer(127, 63), 2);
-	CHECK_EQ_INT(scale_infer(2017, 63), 6);
-	CHECK_EQ_INT(scale_infer(4032, 63), 6);
-	CHECK_EQ_INT(scale_infer(4033, 63), 6);
-	CHECK_EQ_INT(scale_infer(1ULL << 40, 63), 6);
-	CHECK_EQ_INT(scale_infer(0, 63), -1);
-	CHECK_EQ_INT(scale_infer(100, 0), -1);
-	CHECK_EQ_INT(scale_infer(100, -63), -1);
+	CHECK_EQ_INT(infer(2016, 63), 5);
+	CHECK_EQ_INT(infer(63, 63), 0);
+	CHECK_EQ_INT(infer(64, 63), 1);
+	CHECK_EQ_INT(infer(1, 63), 0);
+	CHECK_EQ_INT(infer(126, 63), 1);
+	CHECK_EQ_INT(infer(127, 63), 2);
+	CHECK_EQ_INT(infer(2017, 63), 6);
+	CHECK_EQ_INT(infer(4032, 63), 6);
+	CHECK_EQ_INT(infer(4033, 63), 6);
+	CHECK_EQ_INT(infer(1ULL << 40, 63), 6);
+	CHECK_EQ_INT(infer(0, 63), -1);
+	CHECK_EQ_INT(infer(100, 0), -1);
+	CHECK_EQ_INT(infer(100, -63), -1);
 }
 
 static void test_tree_stock(void)

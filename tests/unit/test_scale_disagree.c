@@ -40,6 +40,23 @@
 				  "\"%s\" has \"%s\"", (s), (sub));	\
 	} while (0)
 
+
+/* the scale inferred, or -1 when scale_infer*() has none (-ENODATA) */
+static int infer(unsigned long long largest, int batch)
+{
+	int s;
+
+	return scale_infer(largest, batch, &s) ? -1 : s;
+}
+
+static int infer_slack(unsigned long long largest, int batch,
+		       unsigned long long slack)
+{
+	int s;
+
+	return scale_infer_slack(largest, batch, slack, &s) ? -1 : s;
+}
+
 static int collect(const char *tree, struct scale_info *si)
 {
 	char rel[TREE_PATH_LEN];
@@ -204,16 +221,16 @@ static void test_kvar_unreadable(void)
 static void test_infer_slack(void)
 {
 	/* 2016 asked, a THP page taken with 392 left: 2136 freed */
-	CHECK_EQ_INT(scale_infer(2136, VM_BATCH), 6);
-	CHECK_EQ_INT(scale_infer_slack(2136, VM_BATCH, THP_SLACK), 5);
+	CHECK_EQ_INT(infer(2136, VM_BATCH), 6);
+	CHECK_EQ_INT(infer_slack(2136, VM_BATCH, THP_SLACK), 5);
 	/* scale 0: 63 asked, an order-3 page taken with 1 left */
-	CHECK_EQ_INT(scale_infer_slack(70, VM_BATCH, 7), 0);
-	CHECK_EQ_INT(scale_infer_slack(71, VM_BATCH, 7), 1);
+	CHECK_EQ_INT(infer_slack(70, VM_BATCH, 7), 0);
+	CHECK_EQ_INT(infer_slack(71, VM_BATCH, 7), 1);
 	/* the overshoot alone could explain it */
-	CHECK_EQ_INT(scale_infer_slack(400, VM_BATCH, THP_SLACK), 0);
-	CHECK_EQ_INT(scale_infer_slack(2016, VM_BATCH, 0), 5);
-	CHECK_EQ_INT(scale_infer_slack(0, VM_BATCH, 7), -1);
-	CHECK_EQ_INT(scale_infer_slack(100, 0, 7), -1);
+	CHECK_EQ_INT(infer_slack(400, VM_BATCH, THP_SLACK), 0);
+	CHECK_EQ_INT(infer_slack(2016, VM_BATCH, 0), 5);
+	CHECK_EQ_INT(infer_slack(0, VM_BATCH, 7), -1);
+	CHECK_EQ_INT(infer_slack(100, 0, 7), -1);
 
 	/* the allowance from the pageblock order, 9 when unknown */
 	CHECK_EQ_U64(scale_overshoot_slack(9), THP_SLACK);

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "facts.h"
+
+void facts_init(struct facts *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->scale.value = -1;
+	f->scale.source = SCALE_SRC_UNKNOWN;
+	f->pageblock_order = -1;
+	f->pages_per_block = -1;
+	f->pageblock_err = -ENOENT;
+	f->high_fraction = -1;
+	f->high_fraction_err = -ENOENT;
+}
+
+void facts_free(struct facts *f)
+{
+	zoneinfo_free(&f->zones);
+}
+
+const struct fact_probe *facts_probe(const struct facts *f, const char *name)
+{
+	int i;
+
+	for (i = 0; i < f->nr_probes; i++)
+		if (!strcmp(f->probes[i].name, name))
+			return &f->probes[i];
+	return NULL;
+}
+
+enum probe_mode facts_mode(const struct facts *f, int probe_id)
+{
+	const struct fact_probe *p;
+
+	if (probe_id < 0 || probe_id >= NR_PROBES)
+		return MODE_NONE;
+	p = facts_probe(f, probe_table[probe_id].name);
+	return p ? p->mode : MODE_NONE;
+}
+
+bool facts_estimated(const struct facts *f, int probe_id)
+{
+	const struct fact_probe *p;
+
+	if (probe_id < 0 || probe_id >= NR_PROBES)
+		return false;
+	p = facts_probe(f, probe_table[probe_id].name);
+	return p && p->estimated;
+}
+
+const char *facts_summary_mode(const struct facts *f)
+{
+	enum probe_mode common = MODE_NONE;
+	int i;
+
+	for (i = 0; i < f->nr_probes; i++) {
+		enum probe_mode m = f->probes[i].mode;
+
+		if (m == MODE_NONE || m == MODE_HEURISTIC)
+			continue;
+		if (common != MODE_NONE && common != m)
+			return "mixed";
+		common = m;
+	}
+	return probe_mode_name(common);
+}
+
+const char *facts_zone_name(const struct facts *f, int idx)
+{
+	int i, n = 0;
+
+	for (i = 0; i < f->zones.nr_zones; i++) {
+		if (f->zones.zones[i].node != 0)
+			continue;
+		if (n++ == idx)
+			return f->zones.zones[i].name;
+	}
+	return "?";
+}
+
+int facts_max_batch(const struct facts *f)
+{
+	int i, c, best = 0;
+
+	for (i = 0; i < f->zones.nr_zones; i++)
+		for (c = 0; c < f->zones.zones[i].nr_cpus; c++)
+			if (f->zones.zones[i].cpus[c].batch > best)
+				best = f->zones.zones[i].cpus[c].batch;
+	return best;
+}
+
+unsigned long long facts_chunk_bound(const struct facts *f)
+{
+	int batch = facts_max_batch(f);
+
+	/* an inferred scale is a lower bound: no bound can come from it */
+	if (batch <= 0 || f->scale.value < 0 ||
+	    f->scale.source == SCALE_SRC_INFERRED)
+		return 0;
+	return (unsigned long long)batch << f->scale.value;
+}
+
+unsigned long long facts_overshoot_slack(const struct facts *f)
+{
+	/* without /proc/pagetypeinfo scale.c assumes order 9 */
+	return scale_overshoot_slack(f->pageblock_order);
+}
+
+void facts_scale_line(const struct facts *f, char *buf, size_t len)
+{
+	const struct scale_info *s = &f->scale;
+	const char *where = "";
+
+	if (s->source == SCALE_SRC_CONFIG)
+		where = s->config_path;
+	else if (s->source == SCALE_SRC_CMDLINE)
+		where = "/proc/cmdline";
+	else if (s->source == SCALE_SRC_KVAR)
+		where = "pcp_batch_scale_max";
+
+	if (s->value < 0)
+		snprintf(buf, len, "scale unknown (no kernel variable, cmdline or config found)");
+	else
+		snprintf(buf, len, "scale %d (%s%s%s)%s%s", s->value,
+			 scale_source_name(s->source), where[0] ? ", " : "",
+			 where, s->note[0] ? "; " : "", s->note);
+}

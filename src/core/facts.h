@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What a run was made under: the kernel, how each probe attached, the PCP
+ * batch scale and where it was read, the pagesets. Filled live by
+ * kernel/system.c or read back from a recording's header, so stat, info,
+ * report and diff print them through the same code.
+ */
+#ifndef PCPTOP_FACTS_H
+#define PCPTOP_FACTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "probes.h"
+#include "procfs.h"
+#include "scale.h"
+
+#define FACTS_UTS_LEN 65
+#define FACTS_MAX_PROBES 16
+#define FACTS_STR_LEN 256
+
+/* one probe as attached, or as a recording names it */
+struct fact_probe {
+	char name[32];
+	char mode_name[32];	/* as written; mode is its parse */
+	enum probe_mode mode;
+	char target[PROBE_TARGET_LEN];
+	char reason[FACTS_STR_LEN];
+	bool estimated;
+};
+
+struct facts {
+	char release[FACTS_UTS_LEN];
+	char arch[FACTS_UTS_LEN];
+	char hostname[FACTS_UTS_LEN];
+	int nr_probes;
+	struct fact_probe probes[FACTS_MAX_PROBES];
+	char mode_summary[32];		/* the mode all probes share, or "mixed" */
+	char fallback[FACTS_STR_LEN * 2];
+	char btf_source[64];
+	struct scale_info scale;
+	struct zoneinfo zones;		/* allocated: facts_free() */
+	int zones_err;			/* -errno when zoneinfo was unreadable */
+	int pageblock_order;		/* -1 when unknown */
+	int pages_per_block;
+	int pageblock_err;		/* why unknown, -errno */
+	long high_fraction;		/* -1 when unknown */
+	int high_fraction_err;
+	uint64_t run_gap_ns;
+	uint64_t run_cap_pages;		/* batch << scale, 0 unknown */
+	bool cross_check;
+};
+
+void facts_init(struct facts *f);
+void facts_free(struct facts *f);
+
+/* the probe of that name, NULL when the run had none */
+const struct fact_probe *facts_probe(const struct facts *f, const char *name);
+/* the mode of probe id in this run (MODE_NONE when absent) */
+enum probe_mode facts_mode(const struct facts *f, int probe_id);
+bool facts_estimated(const struct facts *f, int probe_id);
+
+/* "mixed", or the mode every attached probe shares */
+const char *facts_summary_mode(const struct facts *f);
+
+/* name of zone index idx (node 0 order, as in /proc/zoneinfo), or "?" */
+const char *facts_zone_name(const struct facts *f, int idx);
+/* largest pcp->batch over every zone and CPU, 0 when unknown */
+int facts_max_batch(const struct facts *f);
+/* batch << scale, the largest chunk any bulk call moves; 0 when unknown */
+unsigned long long facts_chunk_bound(const struct facts *f);
+/*
+ * Pages one bulk free can free beyond its request: the last page taken
+ * may be of the highest order the pcp lists hold (scale_infer_slack()).
+ */
+unsigned long long facts_overshoot_slack(const struct facts *f);
+
+/* "scale 5 (config, /proc/config.gz)": the first line of every view */
+void facts_scale_line(const struct facts *f, char *buf, size_t len);
+
+#endif /* PCPTOP_FACTS_H */

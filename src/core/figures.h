@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One interval (or a sum of them) of counts for one selection of CPUs and
+ * zones, made from a snapshot: what every view prints through figtab.
+ */
+#ifndef PCPTOP_FIGURES_H
+#define PCPTOP_FIGURES_H
+
+#include <stdint.h>
+#include "figtab.h"
+#include "pcptop.h"
+
+struct snapshot;
+
+struct figure_hist {
+	uint64_t slots[PCPTOP_HIST_SLOTS];
+	uint64_t max;
+	uint64_t samples;
+};
+
+struct figures {
+	uint64_t cnt[NR_PCPTOP_COUNTERS];
+	struct figure_hist hist[NR_PCPTOP_HISTS];
+};
+
+/* cpu and zone are indexes or SNAP_ALL */
+void figures_compute(const struct snapshot *s, int cpu, int zone,
+		     struct figures *f);
+/* dst += src: totals over intervals */
+void figures_add(struct figures *dst, const struct figures *src);
+
+/* num / den, 0 without a denominator */
+double figures_ratio(uint64_t num, uint64_t den);
+
+/* a figure's numbers out of f; 0 where the figure has no such part */
+uint64_t fig_events(const struct fig_desc *d, const struct figures *f);
+uint64_t fig_pages(const struct fig_desc *d, const struct figures *f);
+/* pages per event */
+double fig_avg(const struct fig_desc *d, const struct figures *f);
+/* the largest event: pages (FIG_BATCH) or ns (FIG_TIME) */
+uint64_t fig_max(const struct fig_desc *d, const struct figures *f);
+/* FIG_TIME: summed ns */
+uint64_t fig_total(const struct fig_desc *d, const struct figures *f);
+/* upper bound of the log2 slot holding percentile p of its histogram */
+uint64_t fig_pct(const struct fig_desc *d, const struct figures *f, double p);
+/* that bound, but never above the largest sample */
+uint64_t fig_pct_capped(const struct fig_desc *d, const struct figures *f,
+			double p);
+double fig_ratio(const struct fig_ratio *r, const struct figures *f);
+
+#endif /* PCPTOP_FIGURES_H */

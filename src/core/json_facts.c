@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "hist.h"
+#include "json_facts.h"
+#include "units.h"
+
+void json_scale_fields(struct json_writer *w, const struct scale_info *s)
+{
+	int src;
+
+	if (s->value >= 0)
+		json_int(w, "value", s->value);
+	else
+		json_null(w, "value");
+	json_str(w, "source", scale_source_name(s->source));
+	json_obj_begin(w, "sources");
+	for (src = 0; src < SCALE_SRC_UNKNOWN; src++)
+		if (s->have[src])
+			json_int(w, scale_source_name(src), s->val[src]);
+	json_obj_end(w);
+	json_str(w, "patch", s->patch == SCALE_PATCH_PRESENT ? "present" :
+			     s->patch == SCALE_PATCH_ABSENT  ? "absent" :
+							       "unknown");
+	if (s->config_path[0])
+		json_str(w, "config_path", s->config_path);
+	if (s->cmdline_raw[0])
+		json_str(w, "cmdline_raw", s->cmdline_raw);
+	json_str(w, "note", s->note);
+}
+
+void json_facts(struct json_writer *w, const struct facts *f, int nr_cpus)
+{
+	int i;
+
+	json_obj_begin(w, "kernel");
+	json_str(w, "release", f->release);
+	json_str(w, "arch", f->arch);
+	json_str(w, "hostname", f->hostname);
+	json_str(w, "btf", f->btf_source);
+	if (nr_cpus >= 0)
+		json_int(w, "nr_cpus", nr_cpus);
+	json_obj_end(w);
+	json_str(w, "mode", f->mode_summary);
+	json_arr_begin(w, "probes");
+	for (i = 0; i < f->nr_probes; i++) {
+		const struct fact_probe *p = &f->probes[i];
+
+		json_obj_begin(w, NULL);
+		json_str(w, "name", p->name);
+		json_str(w, "mode", p->mode_name);
+		json_str(w, "target", p->target);
+		json_bool(w, "estimated", p->estimated);
+		json_str(w, "reason", p->reason);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+	json_str(w, "fallback", f->fallback);
+	if (f->pageblock_order >= 0) {
+		json_int(w, "pageblock_order", f->pageblock_order);
+		json_int(w, "pages_per_block", f->pages_per_block);
+	} else {
+		json_null(w, "pageblock_order");
+	}
+	if (f->high_fraction >= 0)
+		json_int(w, "percpu_pagelist_high_fraction", f->high_fraction);
+	else
+		json_null(w, "percpu_pagelist_high_fraction");
+	json_u64(w, "run_cap_pages", f->run_cap_pages);
+	json_zone_pagesets(w, "zones", &f->zones);
+}
+
+void json_zone_pagesets(struct json_writer *w, const char *key,
+			const struct zoneinfo *zi)
+{
+	int z, c;
+
+	json_arr_begin(w, key);
+	for (z = 0; z < zi->nr_zones; z++) {
+		const struct zone_pcp *zp = &zi->zones[z];
+
+		json_obj_begin(w, NULL);
+		json_int(w, "node", zp->node);
+		json_str(w, "zone", zp->name);
+		json_arr_begin(w, "cpus");
+		for (c = 0; c < zp->nr_cpus; c++) {
+			const struct pcp_cpu *p = &zp->cpus[c];
+
+			json_obj_begin(w, NULL);
+			json_int(w, "cpu", p->cpu);
+			json_int(w, "count", p->count);
+			json_int(w, "high", p->high);
+			json_int(w, "batch", p->batch);
+			if (p->high_min != PCP_FIELD_ABSENT) {
+				json_int(w, "high_min", p->high_min);
+				json_int(w, "high_max", p->high_max);
+			}
+			json_obj_end(w);
+		}
+		json_arr_end(w);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
+
+void json_log2_hist(struct json_writer *w, const char *key,
+		    const uint64_t *slots, int nr)
+{
+	int i, last = hist_last_slot(slots, nr);
+
+	json_arr_begin(w, key);
+	for (i = 0; i <= last; i++) {
+		json_obj_begin(w, NULL);
+		json_u64(w, "lo", hist_slot_lo(i));
+		json_u64(w, "hi", hist_slot_hi(i));
+		json_u64(w, "count", slots[i]);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
+
+void json_figure(struct json_writer *w, const struct fig_desc *d,
+		 const struct figures *f, bool estimated, double secs)
+{
+	int r;
+
+	json_obj_begin(w, d->key);
+	switch (d->type) {
+	case FIG_BATCH:
+		json_u64(w, d->events_key, fig_events(d, f));
+		json_u64(w, "pages", fig_pages(d, f));
+		json_u64(w, "max", fig_max(d, f));
+		json_double(w, "avg", fig_avg(d, f));
+		if (secs > 0)
+			json_double(w, "per_s", (double)fig_events(d, f) / secs);
+		for (r = 0; r < FIG_MAX_RATIOS && d->ratios[r].key; r++)
+			json_double(w, d->ratios[r].key,
+				    fig_ratio(&d->ratios[r], f));
+		json_bool(w, "estimated", estimated);
+		break;
+	case FIG_TIME:
+		json_u64(w, "total", fig_total(d, f));
+		json_u64(w, "p50", fig_pct(d, f, PCT_MEDIAN));
+		json_u64(w, "p99", fig_pct(d, f, PCT_TAIL));
+		json_u64(w, "max", fig_max(d, f));
+		json_bool(w, "estimated", estimated);
+		break;
+	case FIG_CHECK:
+		json_u64(w, d->pages_key, fig_pages(d, f));
+		break;
+	}
+	json_obj_end(w);
+}

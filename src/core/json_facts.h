@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * JSON of the facts several commands print the same way (info, stat,
+ * report, diff), so one jq filter reads them all.
+ */
+#ifndef PCPTOP_JSON_FACTS_H
+#define PCPTOP_JSON_FACTS_H
+
+#include <stdint.h>
+#include "facts.h"
+#include "figures.h"
+#include "json.h"
+#include "procfs.h"
+#include "scale.h"
+
+/*
+ * The fields of a "scale" object: value (null when unknown), source,
+ * sources, patch, config_path, cmdline_raw, note. The caller opens and
+ * closes the object, so it can add its own fields.
+ */
+void json_scale_fields(struct json_writer *w, const struct scale_info *s);
+/* "key": [{node, zone, cpus: [{cpu, count, high, batch, high_min?, high_max?}]}] */
+void json_zone_pagesets(struct json_writer *w, const char *key,
+			const struct zoneinfo *zi);
+/*
+ * The facts info prints and report repeats: "kernel" {release, arch,
+ * hostname, btf[, nr_cpus]}, "mode", "probes", "fallback",
+ * "pageblock_order", "pages_per_block", "percpu_pagelist_high_fraction",
+ * "run_cap_pages", "zones". nr_cpus < 0 leaves it out. The caller writes
+ * "scale" itself: each command adds its own inference fields.
+ */
+void json_facts(struct json_writer *w, const struct facts *f, int nr_cpus);
+/*
+ * One figtab row as an object under its key: events, pages, max, avg,
+ * per_s (when secs > 0) and ratios for FIG_BATCH; total, p50, p99, max
+ * for FIG_TIME; the pages of FIG_CHECK. estimated: the events are.
+ */
+void json_figure(struct json_writer *w, const struct fig_desc *d,
+		 const struct figures *f, bool estimated, double secs);
+/* "key": [{lo, hi, count}] up to the last non-empty log2 slot */
+void json_log2_hist(struct json_writer *w, const char *key,
+		    const uint64_t *slots, int nr);
+
+#endif /* PCPTOP_JSON_FACTS_H */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The probe table: every kernel function pcptop watches, the BPF programs
+ * that watch it in each mode, and the tracepoint that stands in for it
+ * where no function probe attaches. The attach plan (kernel/), info, the
+ * recording header and every view of a probe's mode iterate this table.
+ */
+#ifndef PCPTOP_PROBES_H
+#define PCPTOP_PROBES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum probe_id {
+	PROBE_BULK_FREE,	/* free_pcppages_bulk */
+	PROBE_REFILL,		/* rmqueue_bulk */
+	PROBE_DECAY,		/* decay_pcp_high */
+	PROBE_DRAIN,		/* drain_pages_zone */
+	PROBE_FREE_HIGH,	/* the commit function's free_high flushes */
+	NR_PROBES,
+};
+
+enum probe_mode {
+	MODE_NONE,
+	MODE_FENTRY,
+	MODE_KPROBE,
+	MODE_TRACEPOINT,
+	MODE_HEURISTIC,	/* free_high guessed from where a bulk free starts */
+	MODE_AUTO,	/* only as a request */
+	NR_PROBE_MODES,
+};
+
+#define PROBE_MODE_BIT(m) (1u << (m))
+/* modes whose figures come from event runs or guesses, not calls */
+#define PROBE_MODES_ESTIMATED \
+	(PROBE_MODE_BIT(MODE_TRACEPOINT) | PROBE_MODE_BIT(MODE_HEURISTIC))
+
+/* kernel function names a probe tries, newest name first */
+#define PROBE_MAX_FNS 2
+
+struct probe_desc {
+	const char *name;		/* "bulk_free": info, JSON, recordings */
+	const char *fns[PROBE_MAX_FNS];	/* candidates, NULL-terminated */
+	const char *rename_note;	/* why there are two names, or NULL */
+	/* BPF program names in bpf/pcptop.bpf.c */
+	const char *fentry, *fexit, *kprobe, *kretprobe;
+	/* tracepoint stand-in, and the program on it; NULL: none */
+	const char *tp, *tp_prog;
+	int tp_nargs;			/* arguments the program reads */
+	const char *tp_note;		/* what its figures are then */
+	/* probe whose events the heuristic reads, or -1 */
+	int heuristic_on;
+	const char *heuristic_note;
+};
+
+extern const struct probe_desc probe_table[NR_PROBES];
+
+/* "auto", "fentry", ... for any mode */
+const char *probe_mode_name(enum probe_mode mode);
+/* the modes a user may ask for: auto, fentry, kprobe, tracepoint */
+int probe_mode_parse(const char *s, enum probe_mode *mode);
+/* any mode name a recording may hold; MODE_NONE for unknown ones */
+enum probe_mode probe_mode_from_name(const char *s);
+/* probe index by name, -1 when unknown (a newer recording's probe) */
+int probe_find(const char *name);
+
+#define PROBE_TARGET_LEN 64
+#define PROBE_REASON_LEN 192
+
+/* what the attach plan chose for one probe, and why */
+struct probe_state {
+	enum probe_mode mode;
+	char target[PROBE_TARGET_LEN];	/* function or tracepoint in use */
+	char reason[PROBE_REASON_LEN];
+	bool estimated;			/* figures from event runs, not calls */
+};
+
+/* what a command asks of the attach */
+struct attach_opts {
+	enum probe_mode want;	/* MODE_AUTO or the one mode to use */
+	bool cross_check;	/* mm_page_pcpu_drain beside a function probe */
+	bool verbose;		/* pass libbpf's log through */
+	uint64_t run_gap_ns;
+};
+
+/* tracepoint mode: events closer than this on one CPU are one call */
+#define RUN_GAP_NS_DEFAULT 5000
+/* beyond 10 ms a gap means nothing */
+#define RUN_GAP_MAX_NS 10000000ULL
+
+#endif /* PCPTOP_PROBES_H */

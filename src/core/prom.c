@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The Prometheus text exposition format for node_exporter's textfile
+ * collector. Counters are totals since pcptop started (Prometheus takes
+ * rates itself); the time percentiles are gauges over the last interval;
+ * every log2 histogram is exported as a Prometheus histogram whose
+ * buckets are the BPF slots' upper bounds. estimated="true" marks figures
+ * made from tracepoint event runs or guesses (figtab's est_* masks).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "hist.h"
+#include "prom.h"
+#include "units.h"
+
+#define PROM_PATH_MAX 4096
+
+void prom_init(struct prom_state *ps, const char *path,
+	       const struct facts *facts)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->path = path;
+	ps->facts = facts;
+}
+
+/* label values: backslash, double quote and newline are escaped */
+static void put_label(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void head(FILE *f, const char *name, const char *type,
+		 const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void counter(FILE *f, const char *name, const char *help,
+		    unsigned long long v, bool estimated)
+{
+	if (!name)
+		return;
+	head(f, name, "counter", help);
+	fprintf(f, "%s{estimated=\"%s\"} %llu\n", name,
+		estimated ? "true" : "false", v);
+}
+
+static void gauge(FILE *f, const char *name, const char *suffix,
+		  const char *help, double v)
+{
+	char full[128];
+
+	snprintf(full, sizeof(full), "%s%s", name, suffix);
+	head(f, full, "gauge", help);
+	fprintf(f, "%s %.15g\n", full, v);
+}
+
+static void histogram(FILE *f, const struct hist_desc *hd,
+		      const struct figure_hist *h, unsigned long long sum)
+{
+	uint64_t cum = 0;
+	int i;
+
+	head(f, hd->prom, "histogram", hd->prom_help);
+	for (i = 0; i < PCPTOP_HIST_SLOTS; i++) {
+		cum += h->slots[i];
+		fprintf(f, "%s_bucket{le=\"%llu\"} %llu\n", hd->prom,
+			(unsigned long long)hist_slot_hi(i),
+			(unsigned long long)cum);
+	}
+	fprintf(f, "%s_bucket{le=\"+Inf\"} %llu\n", hd->prom,
+		(unsigned long long)h->samples);
+	fprintf(f, "%s_sum %llu\n%s_count %llu\n", hd->prom, sum, hd->prom,
+		(unsigned long long)h->samples);
+}
+
+static bool fig_shown(const struct fig_desc *d, const struct facts *fa)
+{
+	return !(d->flags & FIG_NEEDS_XCHECK) || fa->cross_check;
+}
+
+static void write_facts(FILE *f, const struct facts *fa)
+{
+	head(f, "pcptop_info", "gauge",
+	     "Always 1; the labels name the kernel and how pcptop attached.");
+	fputs("pcptop_info{kernel=\"", f);
+	put_label(f, fa->release);
+	fputs("\",arch=\"", f);
+	put_label(f, fa->arch);
+	fputs("\",mode=\"", f);
+	put_label(f, facts_summary_mode(fa));
+	fputs("\"} 1\n", f);
+	head(f, "pcptop_scale", "gauge",
+	     "PCP batch scale in force (pcp_batch_scale_max), -1 when unknown; source says where it was read.");
+	fputs("pcptop_scale{source=\"", f);
+	put_label(f, scale_source_name(fa->scale.source));
+	fprintf(f, "\"} %d\n", fa->scale.value);
+	gauge(f, "pcptop_pcp_batch_max", "",
+	      "Largest pcp->batch of any zone and CPU at start, 0 when unknown.",
+	      facts_max_batch(fa));
+}
+
+/* the sum a histogram's _sum reports: pages moved, or ns */
+static unsigned long long hist_sum(int h, const struct figures *t)
+{
+	int i;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (d->hist != h)
+			continue;
+		return d->type == FIG_TIME ? fig_total(d, t) : fig_pages(d, t);
+	}
+	return 0;
+}
+
+void prom_write(FILE *f, const struct prom_state *ps,
+		const struct figures *last, double secs)
+{
+	const struct facts *fa = ps->facts;
+	const struct figures *t = &ps->total;
+	char help[256];
+	int i;
+
+	write_facts(f, fa);
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+		enum probe_mode m = facts_mode(fa, d->probe);
+
+		if (!fig_shown(d, fa))
+			continue;
+		counter(f, d->prom_events, d->prom_events_help,
+			fig_events(d, t), fig_events_estimated(d, m));
+		counter(f, d->prom_pages, d->prom_pages_help, fig_pages(d, t),
+			fig_pages_estimated(d, m));
+		counter(f, d->prom_total, d->prom_total_help, fig_total(d, t),
+			fig_events_estimated(d, m));
+	}
+	head(f, "pcptop_seconds_total", "counter",
+	     "Seconds of counting behind the totals.");
+	fprintf(f, "pcptop_seconds_total %.3f\n", ps->seconds);
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (!d->prom_gauge || !fig_shown(d, fa))
+			continue;
+		if (d->type == FIG_TIME) {
+			snprintf(help, sizeof(help), "Median %s (log2 bucket bound).",
+				 d->prom_gauge_help);
+			gauge(f, d->prom_gauge, "_p50", help,
+			      (double)fig_pct(d, last, PCT_MEDIAN));
+			snprintf(help, sizeof(help), "99th percentile %s (log2 bucket bound).",
+				 d->prom_gauge_help);
+			gauge(f, d->prom_gauge, "_p99", help,
+			      (double)fig_pct(d, last, PCT_TAIL));
+			snprintf(help, sizeof(help), "Longest %s.",
+				 d->prom_gauge_help);
+			gauge(f, d->prom_gauge, "_max", help,
+			      (double)fig_max(d, last));
+		} else if (d->flags & FIG_PROM_MAX) {
+			gauge(f, d->prom_gauge, "_max", d->prom_gauge_help,
+			      (double)fig_max(d, last));
+		}
+	}
+	gauge(f, "pcptop_interval_seconds", "", "Length of the last interval.",
+	      secs);
+	gauge(f, "pcptop_last_update_timestamp_seconds", "",
+	      "When this file was written.", (double)time(NULL));
+
+	for (i = 0; i < NR_PCPTOP_HISTS; i++)
+		histogram(f, &hist_table[i], &t->hist[i], hist_sum(i, t));
+}
+
+int prom_update(struct prom_state *ps, const struct figures *f, double secs)
+{
+	char tmp[PROM_PATH_MAX];
+	FILE *out;
+	int err = 0;
+
+	if (!ps->path)
+		return 0;
+	figures_add(&ps->total, f);
+	ps->seconds += secs;
+	/* node_exporter reads only *.prom: FILE.tmp is never half-read */
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", ps->path) >= (int)sizeof(tmp)) {
+		err = -ENAMETOOLONG;
+		goto out;
+	}
+	out = fopen(tmp, "w");
+	if (!out) {
+		err = -errno;
+		goto out;
+	}
+	prom_write(out, ps, f, secs);
+	if (ferror(out))
+		err = -EIO;
+	if (fclose(out) && !err)
+		err = -errno;
+	if (!err && rename(tmp, ps->path))
+		err = -errno;
+	if (err)
+		remove(tmp);
+out:
+	if (err && !ps->warned) {
+		fprintf(stderr, "pcptop: --prom %s: %s (will retry each interval)\n",
+			ps->path, strerror(-err));
+		ps->warned = true;
+	}
+	return err;
+}

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Which PCP batch scale is in force, and how sure we are of it. See
+ * scale.h for the precedence; the notes say where sources disagree or
+ * where the chosen value rests on an assumption.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "procfs.h"
+#include "scale.h"
+
+#define SCALE_PARAM "pcp_batch_scale_max"
+#define SCALE_CONFIG "PCP_BATCH_SCALE_MAX"
+#define SCALE_SETUP_SYM "setup_pcp_batch_scale_max"
+#define SCALE_VAR_SYM "pcp_batch_scale_max"
+#define SCALE_UNKNOWN_VALUE (-1)
+/* room for any command-line value; cmdline_raw keeps only its head */
+#define CMDLINE_VAL_LEN 256
+#define CONFIG_VAL_LEN 32
+#define PATH_LEN 4096
+
+static const char *const source_names[NR_SCALE_SRC] = {
+	[SCALE_SRC_KVAR]	= "kernel-variable",
+	[SCALE_SRC_CMDLINE]	= "cmdline",
+	[SCALE_SRC_CONFIG]	= "config",
+	[SCALE_SRC_INFERRED]	= "inferred",
+	[SCALE_SRC_UNKNOWN]	= "unknown",
+};
+
+const char *scale_source_name(enum scale_source src)
+{
+	if ((unsigned int)src >= NR_SCALE_SRC)
+		return "unknown";
+	return source_names[src];
+}
+
+/*
+ * simple_strtoull(s, &end, 0) of lib/vsprintf.c: "0x" + hex digit is hex,
+ * a leading 0 octal, else decimal; no blanks, no sign; wraps on overflow.
+ */
+static unsigned long long kernel_strtoull(const char *s, const char **end)
+{
+	unsigned long long v = 0;
+	unsigned int base = 10, d;
+
+	if (s[0] == '0') {
+		if (tolower((unsigned char)s[1]) == 'x' &&
+		    isxdigit((unsigned char)s[2])) {
+			base = 16;
+			s += 2;
+		} else {
+			base = 8;
+		}
+	}
+	for (;; s++) {
+		if (isdigit((unsigned char)*s))
+			d = *s - '0';
+		else if (isxdigit((unsigned char)*s))
+			d = tolower((unsigned char)*s) - 'a' + 10;
+		else
+			break;
+		if (d >= base)
+			break;
+		v = v * base + d;
+	}
+	*end = s;
+	return v;
+}
+
+/*
+ * get_option(&str, (unsigned int *)&pcp_batch_scale_max) before the clamp.
+ * get_option() stores what simple_strtoull() gave even when it consumed
+ * nothing, so "abc" sets 0; only an empty value leaves the variable
+ * alone. *number says whether there were digits at all.
+ */
+static int get_option_uint(const char *raw, unsigned int *out, bool *number)
+{
+	const char *cur = raw, *end;
+	unsigned long long v;
+	bool neg = false;
+
+	if (!raw || !*raw)
+		return -EINVAL;
+	if (*cur == '-') {
+		neg = true;
+		cur++;
+	}
+	v = kernel_strtoull(cur, &end);
+	*out = (unsigned int)(neg ? -v : v);
+	*number = end != cur;
+	return 0;
+}
+
+int scale_parse_cmdline_value(const char *raw, int *value)
+{
+	unsigned int u;
+	bool number;
+	int err;
+
+	err = get_option_uint(raw, &u, &number);
+	if (err)
+		return err;
+	/* unsigned compare, as in the patch: "-1" is huge, so it becomes 6 */
+	if (u > SCALE_CLAMP_MAX)
+		u = SCALE_CLAMP_MAX;
+	*value = (int)u;
+	return 0;
+}
+
+int scale_infer(unsigned long long largest_chunk, int batch, int *scale)
+{
+	int s;
+
+	if (batch <= 0 || !largest_chunk)
+		return -ENODATA;
+	for (s = 0; s <= SCALE_CLAMP_MAX; s++) {
+		if ((unsigned long long)batch << s >= largest_chunk) {
+			*scale = s;
+			return 0;
+		}
+	}
+	/* more than batch << 6: only the clamp bounds it */
+	*scale = SCALE_CLAMP_MAX;
+	return 0;
+}
+
+int scale_infer_slack(unsigned long long largest, int batch,
+		      unsigned long long slack, int *scale)
+{
+	if (batch <= 0 || !largest)
+		return -ENODATA;
+	/* the overshoot alone could account for it: only scale >= 0 holds */
+	if (largest <= slack) {
+		*scale = 0;
+		return 0;
+	}
+	return scale_infer(largest - slack, batch, scale);
+}
+
+#define SLACK_ORDER_DEFAULT 9
+#define SLACK_ORDER_MAX 20
+
+unsigned long long scale_overshoot_slack(int pageblock_order)
+{
+	int order = SLACK_ORDER_DEFAULT;
+
+	if (pageblock_order > 0 && pageblock_order <= SLACK_ORDER_MAX)
+		order = pageblock_order;
+	return (1ULL << order) - 1;
+}
+
+/* both setters resolve again: value, source and note follow at once */
+void scale_set_kvar(struct scale_info *si, int value)
+{
+	si->have[SCALE_SRC_KVAR] = true;
+	si->val[SCALE_SRC_KVAR] = value;
+	si->kvar_err = 0;
+	scale_resolve(si);
+}
+
+void scale_set_kvar_error(struct scale_info *si, int err)
+{
+	/* either sign: callers pass -errno, but errno itself is no surprise */
+	si->kvar_err = err > 0 ? -err : err;
+	scale_resolve(si);
+}
+
+void scale_set_inferred(struct scale_info *si, int value, int evidence)
+{
+	si->have[SCALE_SRC_INFERRED] = value >= 0 && evidence > 0;
+	si->val[SCALE_SRC_INFERRED] = value;
+	si->inferred_evidence = evidence > 0 ? evidence : 0;
+	scale_resolve(si);
+}
+
+void scale_observe(struct scale_info *si, unsigned long long largest,
+		   int batch, unsigned long long chunks,
+		   unsigned long long slack)
+{
+	unsigned long long ev = (unsigned long long)si->inferred_evidence;
+	int inferred;
+
+	/* saturate: the count only says how much the bound rests on */
+	ev = chunks > (unsigned long long)INT_MAX - ev ? INT_MAX : ev + chunks;
+	if (largest > si->inferred_largest)
+		si->inferred_largest = largest;
+	if (batch > 0)
+		si->inferred_batch = batch;
+	si->inferred_slack = slack;
+	if (scale_infer_slack(si->inferred_largest, si->inferred_batch, slack,
+			      &inferred))
+		inferred = SCALE_UNKNOWN_VALUE;
+	scale_set_inferred(si, inferred, (int)ev);
+}
+
+void scale_inferred_line(const struct scale_info *si, char *buf, size_t len)
+{
+	int v = si->val[SCALE_SRC_INFERRED], ev = si->inferred_evidence;
+	const char *s = ev == 1 ? "" : "s";
+	unsigned long long cap;
+	char over[64];
+
+	if (!si->have[SCALE_SRC_INFERRED]) {
+		if (ev && si->inferred_batch <= 0)
+			snprintf(buf, len, "inferred: nothing (%d chunk%s seen, batch unknown)",
+				 ev, s);
+		else if (ev)
+			snprintf(buf, len, "inferred: nothing (%d empty chunk%s seen)",
+				 ev, s);
+		else
+			snprintf(buf, len, "inferred: nothing yet (no free_high flush, drain chunk or decay drain seen)");
+		return;
+	}
+	if (si->inferred_batch <= 0 || !si->inferred_largest) {
+		/* set through scale_set_inferred(): the figures are not known */
+		snprintf(buf, len, "inferred >= %d from %d chunk%s", v, ev, s);
+		return;
+	}
+	cap = (unsigned long long)si->inferred_batch << v;
+	/* say when the overshoot allowance is what keeps the bound low */
+	if (si->inferred_largest > cap)
+		snprintf(over, sizeof(over), " + last-page overshoot <= %llu",
+			 si->inferred_slack);
+	else
+		over[0] = '\0';
+	snprintf(buf, len, "inferred >= %d from %d chunk%s (largest %llu pages; batch %d << %d = %llu%s)",
+		 v, ev, s, si->inferred_largest, si->inferred_batch, v, cap,
+		 over);
+}
+
+/* parts joined by "; " so the note stays one line */
+static __attribute__((format(printf, 2, 3)))
+void note_add(struct scale_info *si, const char *fmt, ...)
+{
+	size_t len = strlen(si->note);
+	va_list ap;
+
+	if (len && len + 2 < sizeof(si->note)) {
+		strcpy(si->note + len, "; ");
+		len += 2;
+	}
+	if (len + 1 >= sizeof(si->note))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(si->note + len, sizeof(si->note) - len, fmt, ap);
+	va_end(ap);
+}
+
+/* how the boot parameter was read, beyond the plain 0..6 case */
+static void note_cmdline_reading(struct scale_info *si)
+{
+	unsigned int u;
+	bool number;
+
+	if (get_option_uint(si->cmdline_raw, &u, &number))
+		return;
+	if (!number)
+		note_add(si, "cmdline asks \"%s\", which get_option() reads as 0",
+			 si->cmdline_raw);
+}
+
+/* the boot parameter asked for more than the patch allows */
+static bool cmdline_clamped(const struct scale_info *si)
+{
+	unsigned int u;
+	bool number;
+
+	return !get_option_uint(si->cmdline_raw, &u, &number) &&
+	       u > SCALE_CLAMP_MAX;
+}
+
+static void note_kvar(struct scale_info *si)
+{
+	int kvar = si->val[SCALE_SRC_KVAR];
+	int cmd = si->val[SCALE_SRC_CMDLINE];
+	int cfg = si->val[SCALE_SRC_CONFIG];
+
+	if (si->have[SCALE_SRC_CMDLINE]) {
+		if (kvar != cmd)
+			note_add(si, "cmdline asks %s, kernel variable is %d",
+				 si->cmdline_raw, kvar);
+		else if (cmdline_clamped(si))
+			note_add(si, "cmdline asks %s, kernel variable is %d (the patch clamps to %d)",
+				 si->cmdline_raw, kvar, SCALE_CLAMP_MAX);
+		else
+			note_cmdline_reading(si);
+	} else if (si->have[SCALE_SRC_CONFIG] && cfg != kvar) {
+		note_add(si, "no cmdline value, yet kernel variable is %d and CONFIG_%s is %d",
+			 kvar, SCALE_CONFIG, cfg);
+	}
+}
+
+static void note_cmdline(struct scale_info *si)
+{
+	note_cmdline_reading(si);
+	if (cmdline_clamped(si))
+		note_add(si, "cmdline asks %s, the patch clamps it to %d",
+			 si->cmdline_raw, SCALE_CLAMP_MAX);
+	if (si->patch == SCALE_PATCH_UNKNOWN)
+		note_add(si, "kallsyms hides whether the kernel has the %s= patch: cmdline assumed in force",
+			 SCALE_PARAM);
+	else if (!si->kvar_addr)
+		note_add(si, "kernel variable not in kallsyms (no CONFIG_KALLSYMS_ALL): cmdline taken as in force");
+	else if (si->kvar_err)
+		note_add(si, "kernel variable at %#llx unreadable (%s): cmdline taken as in force",
+			 si->kvar_addr, strerror(-si->kvar_err));
+	else
+		note_add(si, "kernel variable at %#llx not read: cmdline taken as in force",
+			 si->kvar_addr);
+}
+
+static void note_config(struct scale_info *si)
+{
+	if (si->have[SCALE_SRC_CMDLINE] && si->patch == SCALE_PATCH_ABSENT)
+		note_add(si, "cmdline %s=%s ignored: the kernel lacks the patch",
+			 SCALE_PARAM, si->cmdline_raw);
+	/* patched, no cmdline value: the default holds unless it was poked */
+	else if (si->kvar_addr && si->kvar_err)
+		note_add(si, "kernel variable at %#llx unreadable (%s): config taken as in force",
+			 si->kvar_addr, strerror(-si->kvar_err));
+}
+
+static bool scale_valid(int v)
+{
+	return v >= 0 && v <= SCALE_CLAMP_MAX;
+}
+
+void scale_resolve(struct scale_info *si)
+{
+	bool kvar_ok = si->have[SCALE_SRC_KVAR] &&
+		       scale_valid(si->val[SCALE_SRC_KVAR]);
+	int inf = si->val[SCALE_SRC_INFERRED];
+
+	si->note[0] = '\0';
+	if (kvar_ok)
+		si->source = SCALE_SRC_KVAR;
+	else if (si->have[SCALE_SRC_CMDLINE] &&
+		 si->patch != SCALE_PATCH_ABSENT)
+		si->source = SCALE_SRC_CMDLINE;
+	else if (si->have[SCALE_SRC_CONFIG])
+		si->source = SCALE_SRC_CONFIG;
+	else if (si->have[SCALE_SRC_INFERRED])
+		si->source = SCALE_SRC_INFERRED;
+	else
+		si->source = SCALE_SRC_UNKNOWN;
+	si->value = si->source == SCALE_SRC_UNKNOWN ? SCALE_UNKNOWN_VALUE :
+						      si->val[si->source];
+
+	switch (si->source) {
+	case SCALE_SRC_KVAR:
+		note_kvar(si);
+		break;
+	case SCALE_SRC_CMDLINE:
+		note_cmdline(si);
+		break;
+	case SCALE_SRC_CONFIG:
+		note_config(si);
+		break;
+	case SCALE_SRC_INFERRED:
+		note_add(si, "inferred from %d chunks: a lower bound",
+			 si->inferred_evidence);
+		break;
+	default:
+		note_add(si, "no kernel variable, cmdline, config or chunks to go by");
+		break;
+	}
+	if (si->have[SCALE_SRC_KVAR] && !kvar_ok)
+		note_add(si, "kernel variable reads %d, outside 0..%d: ignored",
+			 si->val[SCALE_SRC_KVAR], SCALE_CLAMP_MAX);
+	/* chunks only prove a lower bound: a smaller inference is no news */
+	if (si->have[SCALE_SRC_INFERRED] && si->source != SCALE_SRC_INFERRED &&
+	    si->value >= 0 && inf > si->value)
+		note_add(si, "%d chunk%s seen need scale >= %d, above the %s value %d",
+			 si->inferred_evidence,
+			 si->inferred_evidence == 1 ? "" : "s", inf,
+			 scale_source_name(si->source), si->value);
+}
+
+/* strscpy() without the return: a long value keeps its head */
+static void copy_trunc(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/*
+ * Only running out of memory is worth failing for: a file that is missing,
+ * unreadable or damaged just leaves its source out, and the note or the
+ * "unknown" says what is left.
+ */
+static int hard_error(int err)
+{
+	return err == -ENOMEM ? err : 0;
+}
+
+static int collect_cmdline(const char *root, struct scale_info *si)
+{
+	char path[PATH_LEN], raw[CMDLINE_VAL_LEN];
+	int err, v;
+
+	proc_path(path, sizeof(path), root, "proc/cmdline");
+	err = cmdline_lookup(path, SCALE_PARAM, raw, sizeof(raw));
+	if (err)
+		return hard_error(err);
+	copy_trunc(si->cmdline_raw, sizeof(si->cmdline_raw), raw);
+	/* an empty value never reaches the variable: nothing to record */
+	if (scale_parse_cmdline_value(raw, &v))
+		return 0;
+	si->have[SCALE_SRC_CMDLINE] = true;
+	si->val[SCALE_SRC_CMDLINE] = v;
+	return 0;
+}
+
+/*
+ * The __setup handler is a text symbol, listed with or without
+ * CONFIG_KALLSYMS_ALL, so it tells whether the kernel has the patch; the
+ * variable itself is listed only with KALLSYMS_ALL.
+ */
+static int collect_kallsyms(const char *root, struct scale_info *si)
+{
+	static const char *const syms[] = { SCALE_SETUP_SYM, SCALE_VAR_SYM };
+	unsigned long long addrs[2];
+	char path[PATH_LEN];
+	int err;
+
+	si->patch = SCALE_PATCH_UNKNOWN;
+	proc_path(path, sizeof(path), root, "proc/kallsyms");
+	/* one pass over 100k+ lines for both symbols */
+	err = kallsyms_lookup_many(path, syms, 2, addrs);
+	if (err)
+		return hard_error(err);
+	if (!addrs[0]) {
+		/* absent from a list we can trust, or a list of zeros */
+		err = kallsyms_readable(path);
+		if (!err)
+			si->patch = SCALE_PATCH_ABSENT;
+		return hard_error(err);
+	}
+	si->patch = SCALE_PATCH_PRESENT;
+	si->kvar_addr = addrs[1];
+	return 0;
+}
+
+static int config_value(const char *path, struct scale_info *si)
+{
+	char val[CONFIG_VAL_LEN], *end;
+	long v;
+	int err;
+
+	err = kconfig_lookup(path, SCALE_CONFIG, val, sizeof(val));
+	if (err)
+		return err;
+	v = strtol(val, &end, 10);
+	/* Kconfig gives it "range 0 6": anything else is not a config */
+	if (end == val || *end || v < 0 || v > SCALE_CLAMP_MAX)
+		return -EINVAL;
+	si->have[SCALE_SRC_CONFIG] = true;
+	si->val[SCALE_SRC_CONFIG] = (int)v;
+	copy_trunc(si->config_path, sizeof(si->config_path), path);
+	return 0;
+}
+
+/* the running kernel's own config first, then the distribution's copy */
+static int collect_config(const char *root, const char *release,
+			  struct scale_info *si)
+{
+	char path[PATH_LEN], rel[PATH_LEN];
+	int err;
+
+	proc_path(path, sizeof(path), root, "proc/config.gz");
+	err = config_value(path, si);
+	if (!err || !release || !*release)
+		return hard_error(err);
+	snprintf(rel, sizeof(rel), "boot/config-%s", release);
+	proc_path(path, sizeof(path), root, rel);
+	return hard_error(config_value(path, si));
+}
+
+/* 0 or -ENOMEM; si is filled and resolved either way */
+int scale_collect(const char *root, const char *release, struct scale_info *si)
+{
+	int err;
+
+	memset(si, 0, sizeof(*si));
+	si->value = SCALE_UNKNOWN_VALUE;
+	si->source = SCALE_SRC_UNKNOWN;
+	err = collect_cmdline(root, si);
+	if (!err)
+		err = collect_kallsyms(root, si);
+	if (!err)
+		err = collect_config(root, release, si);
+	scale_resolve(si);
+	return err;
+}

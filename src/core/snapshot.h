@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One interval of BPF counts as a plain struct: every output (text, JSON,
+ * the live view, recordings) reads this, never the maps.
+ */
+#ifndef PCPTOP_SNAPSHOT_H
+#define PCPTOP_SNAPSHOT_H
+
+#include <stdint.h>
+#include "pcptop.h"
+
+/* "all CPUs" / "all zones" for the accessors */
+#define SNAP_ALL (-1)
+
+struct snapshot {
+	int nr_cpus;
+	double interval_s;
+	struct pcptop_hist_val *hists;		/* [cpu][PCPTOP_NR_HIST_KEYS] */
+	struct pcptop_counter_val *counters;	/* [cpu][PCPTOP_NR_COUNTER_KEYS] */
+};
+
+int snapshot_alloc(struct snapshot *s, int nr_cpus);
+void snapshot_free(struct snapshot *s);
+
+uint64_t snap_counter(const struct snapshot *s, int cpu, int zone,
+		      int counter);
+uint64_t snap_counter_at(const struct snapshot *s, int cpu, int zone,
+			 int order_slot, int mt_slot, int counter);
+/* slots summed over the CPUs and zones asked for; *max the largest value */
+void snap_hist(const struct snapshot *s, int cpu, int zone, int hist,
+	       uint64_t slots[PCPTOP_HIST_SLOTS], uint64_t *max);
+
+#endif /* PCPTOP_SNAPSHOT_H */

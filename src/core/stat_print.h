@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One interval as `pcptop stat` prints it: a table and histograms as
+ * text, or one JSON object a line. Every row and key comes from figtab.
+ */
+#ifndef PCPTOP_STAT_PRINT_H
+#define PCPTOP_STAT_PRINT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "facts.h"
+#include "figures.h"
+
+/* the lines above the first interval: scale, kernel, probe modes */
+void stat_print_header(FILE *out, const struct facts *fa);
+void stat_print_text(FILE *out, const struct facts *fa,
+		     const struct figures *f, double secs, bool hists);
+void stat_print_json(FILE *out, const struct facts *fa,
+		     const struct figures *f, double secs);
+
+/*
+ * Free_high flushes, decay drains and drain chunks are bounded by batch
+ * << scale: each interval's feed the one inference over the whole run.
+ */
+void stat_observe_chunks(struct facts *fa, const struct figures *f);
+
+#endif /* PCPTOP_STAT_PRINT_H */

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Carrying out the attach plan. Programs are found by the names
+ * probe_table gives, so adding a probe needs no code here. When the
+ * kernel refuses a flavour (fentry: EPERM by policy, -524 on arm64 before
+ * 6.4), the plan is made again without it, at most once per flavour.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "attach.h"
+#include "procfs.h"
+#include "pcptop.skel.h"
+
+#define KALLSYMS_PATH "/proc/kallsyms"
+#define VMLINUX_BTF_PATH "/sys/kernel/btf/vmlinux"
+/* libbpf attaches kprobes through this PMU; absent without CONFIG_KPROBES */
+#define KPROBE_PMU_PATH "/sys/bus/event_source/devices/kprobe/type"
+/* btf_trace_<tp> prototypes carry a leading void *__data */
+#define TP_PROTO_EXTRA_ARGS 1
+/* fentry -> kprobe -> tracepoint: at most one fallback per flavour */
+#define MAX_LOAD_ATTEMPTS 3
+#define CAP_BPF_BIT 39
+#define CAP_PERFMON_BIT 38
+#define XCHECK_PROG "tp_drain_xcheck"
+#define KVAR_PROG "read_kvar"
+
+/*
+ * Kernel-internal errno, absent from user space's errno.h: what arm64 before
+ * 6.4 returns for fentry (no BPF trampoline support). libc would call it
+ * "Unknown error 524".
+ */
+#define PCPTOP_ENOTSUPP 524
+
+/* "EPERM" reads better than "Operation not permitted" next to a mode */
+static const char *errname(int err)
+{
+	const char *name = strerrorname_np(-err);
+
+	if (err == -PCPTOP_ENOTSUPP)
+		return "ENOTSUPP, -524";
+	return name ? name : strerror(-err);
+}
+
+static bool verbose_libbpf;
+static char libbpf_last[ATTACH_MSG_LEN];
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list args)
+{
+	size_t n;
+
+	if (verbose_libbpf)
+		return vfprintf(stderr, fmt, args);
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	/* keep the last warning for the one-line error, drop the rest */
+	vsnprintf(libbpf_last, sizeof(libbpf_last), fmt, args);
+	n = strlen(libbpf_last);
+	if (n && libbpf_last[n - 1] == '\n')
+		libbpf_last[n - 1] = '\0';
+	return 0;
+}
+
+static bool has_bpf_privileges(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+	bool bpf, perfmon, sys_admin;
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	sys_admin = data[0].effective & (1U << CAP_SYS_ADMIN);
+	bpf = data[1].effective & (1U << (CAP_BPF_BIT - 32));
+	perfmon = data[1].effective & (1U << (CAP_PERFMON_BIT - 32));
+	return sys_admin || (bpf && perfmon);
+}
+
+static int tp_nargs(const struct btf *btf, const char *tp)
+{
+	char name[96];
+	const struct btf_type *t;
+	int id;
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return -ENOENT;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	if (!t || !btf_is_ptr(t))
+		return -EINVAL;
+	t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_func_proto(t))
+		return -EINVAL;
+	return btf_vlen(t) - TP_PROTO_EXTRA_ARGS;
+}
+
+static bool btf_has_func(const struct btf *btf, const char *fn)
+{
+	return btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) > 0;
+}
+
+static int gather_facts(struct attach *a, struct kernel_facts *kf)
+{
+	unsigned long long addrs[NR_PROBES];
+	struct btf *btf;
+	int id, k, err;
+
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		err = -errno;
+		snprintf(a->error, sizeof(a->error),
+			 "no kernel BTF (%s: %s): pcptop needs a kernel built with CONFIG_DEBUG_INFO_BTF=y",
+			 VMLINUX_BTF_PATH, strerror(-err));
+		return err;
+	}
+	snprintf(a->btf_source, sizeof(a->btf_source), "%s",
+		 access(VMLINUX_BTF_PATH, R_OK) ? "found by libbpf" :
+						  VMLINUX_BTF_PATH);
+
+	for (id = 0; id < NR_PROBES; id++) {
+		const struct probe_desc *d = &probe_table[id];
+
+		/* the first name this kernel knows, else the oldest */
+		kf->fn[id] = d->fns[0];
+		for (k = 0; k < PROBE_MAX_FNS && d->fns[k]; k++) {
+			kf->fn[id] = d->fns[k];
+			if (btf_has_func(btf, d->fns[k]))
+				break;
+		}
+		kf->in_btf[id] = btf_has_func(btf, kf->fn[id]);
+		kf->tp_nargs[id] = d->tp ? tp_nargs(btf, d->tp) : -ENOENT;
+	}
+	kallsyms_lookup_many(KALLSYMS_PATH, kf->fn, NR_PROBES, addrs);
+	for (id = 0; id < NR_PROBES; id++)
+		kf->in_kallsyms[id] = addrs[id] != 0;
+	kf->kprobe_pmu = !access(KPROBE_PMU_PATH, R_OK);
+	/* parsed once here; freed before libbpf parses it for the load */
+	btf__free(btf);
+	return 0;
+}
+
+static struct bpf_program *prog_named(struct attach *a, const char *name)
+{
+	return name ? bpf_object__find_program_by_name(a->skel->obj, name) :
+		      NULL;
+}
+
+struct prog_pair {
+	struct bpf_program *entry;
+	struct bpf_program *exit;
+};
+
+/* the programs a probe's mode loads: a pair, a tracepoint, or none */
+static void probe_progs(struct attach *a, int id, struct prog_pair *pp)
+{
+	const struct probe_desc *d = &probe_table[id];
+
+	pp->entry = pp->exit = NULL;
+	switch (a->probes[id].mode) {
+	case MODE_FENTRY:
+		pp->entry = prog_named(a, d->fentry);
+		pp->exit = prog_named(a, d->fexit);
+		break;
+	case MODE_KPROBE:
+		pp->entry = prog_named(a, d->kprobe);
+		pp->exit = prog_named(a, d->kretprobe);
+		break;
+	case MODE_TRACEPOINT:
+		pp->entry = prog_named(a, d->tp_prog);
+		break;
+	default:
+		break;
+	}
+}
+
+static int add_link(struct attach *a, struct bpf_link *link)
+{
+	if (!link)
+		return -errno;
+	if (a->nr_links >= ATTACH_MAX_LINKS) {
+		bpf_link__destroy(link);
+		return -E2BIG;
+	}
+	a->links[a->nr_links++] = link;
+	return 0;
+}
+
+static int attach_prog(struct attach *a, struct bpf_program *prog,
+		       enum probe_mode mode, const char *fn, bool ret)
+{
+	if (!prog)
+		return 0;
+	if (mode == MODE_KPROBE)
+		return add_link(a, bpf_program__attach_kprobe(prog, ret, fn));
+	return add_link(a, bpf_program__attach(prog));
+}
+
+static void detach_all(struct attach *a)
+{
+	while (a->nr_links > 0)
+		bpf_link__destroy(a->links[--a->nr_links]);
+	pcptop_bpf__destroy(a->skel);
+	a->skel = NULL;
+}
+
+static void set_autoload(struct attach *a, const struct kernel_facts *kf)
+{
+	struct bpf_program *prog;
+	struct prog_pair pp;
+	int id;
+
+	bpf_object__for_each_program(prog, a->skel->obj)
+		bpf_program__set_autoload(prog, false);
+	bpf_program__set_autoload(prog_named(a, KVAR_PROG), true);
+	for (id = 0; id < NR_PROBES; id++) {
+		probe_progs(a, id, &pp);
+		if (pp.entry)
+			bpf_program__set_autoload(pp.entry, true);
+		if (pp.exit)
+			bpf_program__set_autoload(pp.exit, true);
+		if (a->probes[id].mode == MODE_FENTRY) {
+			bpf_program__set_attach_target(pp.entry, 0, kf->fn[id]);
+			bpf_program__set_attach_target(pp.exit, 0, kf->fn[id]);
+		}
+	}
+	if (a->cross_check)
+		bpf_program__set_autoload(prog_named(a, XCHECK_PROG), true);
+}
+
+/* one open + load + attach of the current plan; 0 or -errno */
+static int load_plan(struct attach *a, const struct kernel_facts *kf,
+		     const struct attach_opts *o, enum probe_mode *failed)
+{
+	struct prog_pair pp;
+	int id, err;
+
+	*failed = MODE_NONE;
+	a->skel = pcptop_bpf__open();
+	if (!a->skel)
+		return -errno;
+	a->skel->rodata->run_gap_ns = o->run_gap_ns;
+	a->skel->rodata->free_high_exact =
+		a->probes[PROBE_FREE_HIGH].mode == MODE_FENTRY ||
+		a->probes[PROBE_FREE_HIGH].mode == MODE_KPROBE;
+	a->cross_check = o->cross_check &&
+			 kf->tp_nargs[PROBE_BULK_FREE] >=
+				 probe_table[PROBE_BULK_FREE].tp_nargs &&
+			 a->probes[PROBE_BULK_FREE].mode != MODE_TRACEPOINT;
+	set_autoload(a, kf);
+
+	err = pcptop_bpf__load(a->skel);
+	if (err)
+		goto fail;
+
+	for (id = 0; id < NR_PROBES; id++) {
+		enum probe_mode mode = a->probes[id].mode;
+
+		probe_progs(a, id, &pp);
+		err = attach_prog(a, pp.entry, mode, kf->fn[id], false);
+		if (!err)
+			err = attach_prog(a, pp.exit, mode, kf->fn[id], true);
+		if (err)
+			goto fail;
+	}
+	if (a->cross_check) {
+		err = attach_prog(a, prog_named(a, XCHECK_PROG),
+				  MODE_TRACEPOINT, NULL, false);
+		if (err)
+			goto fail;
+	}
+	return 0;
+fail:
+	/* which flavour to give up: the most fragile one in the plan */
+	for (id = 0; id < NR_PROBES; id++)
+		if (a->probes[id].mode == MODE_FENTRY)
+			*failed = MODE_FENTRY;
+	if (*failed == MODE_NONE)
+		for (id = 0; id < NR_PROBES; id++)
+			if (a->probes[id].mode == MODE_KPROBE)
+				*failed = MODE_KPROBE;
+	detach_all(a);
+	return err;
+}
+
+static void note_fallback(struct attach *a, enum probe_mode failed, int err)
+{
+	char list[ATTACH_MSG_LEN] = "";
+	size_t n = 0;
+	int id;
+
+	for (id = 0; id < NR_PROBES && n < sizeof(list); id++)
+		n += snprintf(list + n, sizeof(list) - n, "%s%s=%s",
+			      n ? ", " : "", probe_table[id].name,
+			      probe_mode_name(a->probes[id].mode));
+	snprintf(a->fallback, sizeof(a->fallback),
+		 "%s refused (%s): falling back to %s", probe_mode_name(failed),
+		 errname(err), list);
+}
+
+int attach_open(struct attach *a, const struct attach_opts *o)
+{
+	struct kernel_facts kf = {};
+	struct plan_rules rules;
+	enum probe_mode failed = MODE_NONE, first_failed = MODE_NONE;
+	int attempt, err, first_err = 0;
+
+	memset(a, 0, sizeof(*a));
+	verbose_libbpf = o->verbose;
+	libbpf_set_print(libbpf_print);
+	plan_rules_init(&rules, o->want);
+
+	if (!has_bpf_privileges()) {
+		snprintf(a->error, sizeof(a->error),
+			 "not allowed to load BPF programs: run as root (or with CAP_BPF and CAP_PERFMON)");
+		return -EPERM;
+	}
+	err = gather_facts(a, &kf);
+	if (err)
+		return err;
+
+	for (attempt = 0; attempt < MAX_LOAD_ATTEMPTS; attempt++) {
+		attach_plan(&kf, &rules, a->probes);
+		err = load_plan(a, &kf, o, &failed);
+		if (!err)
+			break;
+		if (!first_err) {
+			first_err = err;
+			first_failed = failed;
+		}
+		if (failed == MODE_NONE || o->want == failed) {
+			snprintf(a->error, sizeof(a->error),
+				 "%s programs refused (%s)%s%s%s",
+				 failed == MODE_NONE ? "BPF" :
+						       probe_mode_name(failed),
+				 errname(err), libbpf_last[0] ? ": " : "",
+				 libbpf_last,
+				 o->want == MODE_AUTO ?
+					 "" :
+					 "; try --mode auto, or -v for libbpf's log");
+			return err;
+		}
+		if (failed == MODE_FENTRY) {
+			rules.allow_fentry = false;
+			snprintf(rules.fentry_refused,
+				 sizeof(rules.fentry_refused),
+				 "fentry refused (%s)", errname(err));
+		} else {
+			rules.allow_kprobe = false;
+			snprintf(rules.kprobe_refused,
+				 sizeof(rules.kprobe_refused),
+				 "kprobe refused (%s)", errname(err));
+		}
+	}
+	if (err) {
+		snprintf(a->error, sizeof(a->error), "could not attach (%s)",
+			 strerror(-err));
+		return err;
+	}
+	if (first_err)
+		note_fallback(a, first_failed, first_err);
+	return 0;
+}
+
+void attach_close(struct attach *a)
+{
+	if (a->skel)
+		detach_all(a);
+}
+
+void attach_set_run_cap(struct attach *a, unsigned long long pages)
+{
+	if (a->skel)
+		a->skel->bss->run_max_pages = pages;
+}
+
+int attach_read_kernel_int(struct attach *a, unsigned long long addr,
+			   int *value)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, topts);
+	int err;
+
+	if (!a->skel)
+		return -EINVAL;
+	a->skel->bss->kvar_addr = addr;
+	a->skel->bss->kvar_err = 0;
+	err = bpf_prog_test_run_opts(bpf_program__fd(a->skel->progs.read_kvar),
+				     &topts);
+	if (err)
+		return -errno;
+	if (a->skel->bss->kvar_err)
+		return a->skel->bss->kvar_err;
+	*value = a->skel->bss->kvar_value;
+	return 0;
+}
+
+void attach_prog_stats(const struct attach *a, uint64_t *run_ns,
+		       uint64_t *run_cnt)
+{
+	struct bpf_program *prog;
+
+	*run_ns = 0;
+	*run_cnt = 0;
+	if (!a->skel)
+		return;
+	bpf_object__for_each_program(prog, a->skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		*run_ns += info.run_time_ns;
+		*run_cnt += info.run_cnt;
+	}
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Loading and attaching the BPF programs, the only place (with
+ * snapshot_take.c and cost.c) that touches the skeleton. The plan of what
+ * to attach is attach_plan.c's; this file carries it out and falls back
+ * fentry -> kprobe -> tracepoint when the kernel refuses a flavour.
+ */
+#ifndef PCPTOP_ATTACH_H
+#define PCPTOP_ATTACH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "attach_plan.h"
+#include "probes.h"
+
+#define ATTACH_MSG_LEN 320
+#define ATTACH_MAX_LINKS 16
+
+struct pcptop_bpf;
+struct bpf_link;
+
+struct attach {
+	struct pcptop_bpf *skel;
+	struct probe_state probes[NR_PROBES];
+	struct bpf_link *links[ATTACH_MAX_LINKS];
+	int nr_links;
+	bool cross_check;
+	char btf_source[64];
+	/* set when auto mode had to fall back; said once by the caller */
+	char fallback[ATTACH_MSG_LEN];
+	/* one line for the user when attach_open() fails */
+	char error[ATTACH_MSG_LEN];
+};
+
+/*
+ * Check privileges and BTF, plan, load and attach. 0 or -errno; on error
+ * a->error says what failed and what to do, and nothing stays attached.
+ */
+int attach_open(struct attach *a, const struct attach_opts *opts);
+void attach_close(struct attach *a);
+
+/* tracepoint mode: cut event runs at this many pages (batch << scale) */
+void attach_set_run_cap(struct attach *a, unsigned long long pages);
+
+/* value of an int at a kernel address, read by a BPF program */
+int attach_read_kernel_int(struct attach *a, unsigned long long addr,
+			   int *value);
+
+/* run time and run count of every loaded program, summed (bpf_stats) */
+void attach_prog_stats(const struct attach *a, uint64_t *run_ns,
+		       uint64_t *run_cnt);
+
+#endif /* PCPTOP_ATTACH_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The attach plan: for every probe of probe_table choose fentry, then
+ * kprobe, then its tracepoint stand-in (or the heuristic), then none, and
+ * keep the reason for each choice so `pcptop info` can say what is
+ * attached and why. Pure: it reads only the facts gathered before, so
+ * unit tests plan for kernels this machine is not running.
+ */
+#ifndef PCPTOP_ATTACH_PLAN_H
+#define PCPTOP_ATTACH_PLAN_H
+
+#include <stdbool.h>
+#include "probes.h"
+
+/* what the running kernel offers, gathered once before planning */
+struct kernel_facts {
+	const char *fn[NR_PROBES];	/* the function name this kernel has */
+	bool in_btf[NR_PROBES];
+	bool in_kallsyms[NR_PROBES];
+	bool kprobe_pmu;		/* CONFIG_KPROBES */
+	int tp_nargs[NR_PROBES];	/* the stand-in's arguments, -errno */
+};
+
+#define PLAN_REFUSED_LEN 96
+
+/* what the user allows and what the kernel already refused */
+struct plan_rules {
+	bool allow_fentry;
+	bool allow_kprobe;
+	bool allow_fn_probes;	/* false for --mode tracepoint */
+	char fentry_refused[PLAN_REFUSED_LEN];
+	char kprobe_refused[PLAN_REFUSED_LEN];
+};
+
+void plan_rules_init(struct plan_rules *r, enum probe_mode want);
+/* fill probes[] (mode, target, reason, estimated) for every probe */
+void attach_plan(const struct kernel_facts *kf, const struct plan_rules *r,
+		 struct probe_state probes[NR_PROBES]);
+
+#endif /* PCPTOP_ATTACH_PLAN_H */

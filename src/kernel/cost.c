@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "attach.h"
+#include "cost.h"
+#include "procfs.h"
+#include "units.h"
+
+#define BPF_STATS_SYSCTL "/proc/sys/kernel/bpf_stats_enabled"
+
+static int write_long_file(const char *path, long v)
+{
+	FILE *f = fopen(path, "w");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%ld\n", v) < 0)
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
+/*
+ * BPF_ENABLE_STATS keeps run-time stats on while its fd is open, so they
+ * go off however pcptop ends. Kernels before 5.8 only have the sysctl:
+ * then the old value is put back on every way out that runs cleanup.
+ */
+void cost_on(struct cost_src *cs, const struct attach *a)
+{
+	int fd, err;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->stats_fd = -1;
+	fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (fd >= 0) {
+		cs->stats_fd = fd;
+		goto out;
+	}
+	err = read_long_file(BPF_STATS_SYSCTL, &cs->sysctl_old);
+	if (!err && cs->sysctl_old)
+		goto out;
+	if (!err)
+		err = write_long_file(BPF_STATS_SYSCTL, 1);
+	if (err) {
+		snprintf(cs->off, sizeof(cs->off), "bpf_stats: %s",
+			 strerror(-err));
+		return;
+	}
+	cs->sysctl_set = true;
+out:
+	attach_prog_stats(a, &cs->run_ns, &cs->run_cnt);
+}
+
+void cost_off(struct cost_src *cs)
+{
+	if (cs->stats_fd >= 0)
+		close(cs->stats_fd);
+	cs->stats_fd = -1;
+	if (cs->sysctl_set)
+		write_long_file(BPF_STATS_SYSCTL, cs->sysctl_old);
+	cs->sysctl_set = false;
+}
+
+void cost_sample(struct cost_src *cs, const struct attach *a, double secs,
+		 struct cost_sample *out)
+{
+	uint64_t ns, cnt;
+
+	attach_prog_stats(a, &ns, &cnt);
+	out->valid = !cs->off[0] && secs > 0;
+	out->ns_per_event = cnt > cs->run_cnt ?
+				    (double)(ns - cs->run_ns) /
+					    (double)(cnt - cs->run_cnt) :
+				    0.0;
+	out->cpu_pct = secs > 0 ? (double)(ns - cs->run_ns) * PERCENT /
+					  (secs * (double)NSEC_PER_SEC) :
+				  0.0;
+	cs->run_ns = ns;
+	cs->run_cnt = cnt;
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include "system.h"
+
+#define LIVE_ROOT "/"
+
+static void facts_probes(struct facts *f, const struct attach *a)
+{
+	int id;
+
+	for (id = 0; id < NR_PROBES && id < FACTS_MAX_PROBES; id++) {
+		const struct probe_state *ps = &a->probes[id];
+		struct fact_probe *p = &f->probes[f->nr_probes++];
+
+		snprintf(p->name, sizeof(p->name), "%s", probe_table[id].name);
+		p->mode = ps->mode;
+		snprintf(p->mode_name, sizeof(p->mode_name), "%s",
+			 probe_mode_name(ps->mode));
+		snprintf(p->target, sizeof(p->target), "%s", ps->target);
+		snprintf(p->reason, sizeof(p->reason), "%s", ps->reason);
+		p->estimated = ps->estimated;
+	}
+	snprintf(f->mode_summary, sizeof(f->mode_summary), "%s",
+		 facts_summary_mode(f));
+	snprintf(f->fallback, sizeof(f->fallback), "%s", a->fallback);
+	snprintf(f->btf_source, sizeof(f->btf_source), "%s", a->btf_source);
+	f->cross_check = a->cross_check;
+}
+
+static void read_kvar(struct facts *f, struct attach *a, int *kvar_err)
+{
+	int value;
+
+	*kvar_err = -ENOENT;
+	if (!a || !f->scale.kvar_addr)
+		return;
+	*kvar_err = attach_read_kernel_int(a, f->scale.kvar_addr, &value);
+	/* both setters resolve again, so value and note follow */
+	if (!*kvar_err)
+		scale_set_kvar(&f->scale, value);
+	else
+		scale_set_kvar_error(&f->scale, *kvar_err);
+}
+
+int system_collect(struct facts *f, struct attach *a,
+		   const struct attach_opts *o, int *kvar_err)
+{
+	struct utsname uts;
+	char path[256];
+	long v;
+	int err;
+
+	facts_init(f);
+	if (uname(&uts))
+		return -errno;
+	snprintf(f->release, sizeof(f->release), "%s", uts.release);
+	snprintf(f->arch, sizeof(f->arch), "%s", uts.machine);
+	snprintf(f->hostname, sizeof(f->hostname), "%s", uts.nodename);
+	if (a)
+		facts_probes(f, a);
+	if (o)
+		f->run_gap_ns = o->run_gap_ns;
+
+	err = scale_collect(LIVE_ROOT, uts.release, &f->scale);
+	if (err)
+		return err;
+	read_kvar(f, a, kvar_err);
+
+	proc_path(path, sizeof(path), LIVE_ROOT, "proc/zoneinfo");
+	f->zones_err = zoneinfo_parse(path, &f->zones);
+	if (f->zones_err == -ENOMEM)
+		return -ENOMEM;
+	proc_path(path, sizeof(path), LIVE_ROOT, "proc/pagetypeinfo");
+	f->pageblock_err = pagetypeinfo_parse(path, &f->pageblock_order,
+					      &f->pages_per_block);
+	if (f->pageblock_err)
+		f->pageblock_order = f->pages_per_block = -1;
+	proc_path(path, sizeof(path), LIVE_ROOT,
+		  "proc/sys/vm/percpu_pagelist_high_fraction");
+	f->high_fraction_err = read_long_file(path, &v);
+	f->high_fraction = f->high_fraction_err ? -1 : v;
+	f->run_cap_pages = facts_chunk_bound(f);
+	return 0;
+}
+
+int system_attach(struct system *s, const struct attach_opts *o,
+		  bool say_fallback)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	facts_init(&s->f);
+	err = attach_open(&s->a, o);
+	if (err) {
+		fprintf(stderr, "pcptop: %s\n", s->a.error);
+		return err;
+	}
+	if (say_fallback && s->a.fallback[0])
+		fprintf(stderr, "pcptop: %s\n", s->a.fallback);
+	err = system_collect(&s->f, &s->a, o, &s->kvar_err);
+	if (err) {
+		fprintf(stderr, "pcptop: reading /proc: %s\n", strerror(-err));
+		system_detach(s);
+		/* a runtime failure, not an unusable kernel */
+		return -EIO;
+	}
+	attach_set_run_cap(&s->a, s->f.run_cap_pages);
+	return 0;
+}
+
+void system_detach(struct system *s)
+{
+	facts_free(&s->f);
+	attach_close(&s->a);
+}

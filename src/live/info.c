@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pcptop info: what is attached and why, the scale in force with every
+ * source found, and the pagesets as /proc/zoneinfo shows them.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "json.h"
+#include "json_facts.h"
+#include "system.h"
+
+void info_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: pcptop info [--json] [--mode MODE] [-v]\n"
+		"\n"
+		"Attaches the probes as 'stat' would, reports, and detaches:\n"
+		"  - kernel release and arch, where BTF came from;\n"
+		"  - per probe the mode chosen (fentry, kprobe, tracepoint, heuristic,\n"
+		"    none) and why;\n"
+		"  - the PCP batch scale in force and its source: the kernel variable\n"
+		"    pcp_batch_scale_max (CIP patch, read live through BPF), the\n"
+		"    pcp_batch_scale_max= boot parameter, CONFIG_PCP_BATCH_SCALE_MAX from\n"
+		"    /proc/config.gz or /boot/config-$(uname -r); every source found;\n"
+		"  - per zone and CPU the pcp count, high, batch (high_min, high_max\n"
+		"    where the kernel prints them), percpu_pagelist_high_fraction and\n"
+		"    the pageblock order.\n"
+		"\n"
+		"  -j, --json       one JSON document\n"
+		"  -m, --mode MODE  auto (default), fentry, kprobe or tracepoint\n"
+		"  -v, --verbose    libbpf's log on stderr\n"
+		"  -h, --help       this text\n");
+}
+
+static const char *err_text(int err)
+{
+	return err ? strerror(-err) : "";
+}
+
+static void print_text(const struct facts *fa)
+{
+	const struct scale_info *s = &fa->scale;
+	char line[512];
+	int i, src, z, c;
+
+	facts_scale_line(fa, line, sizeof(line));
+	printf("%s\n", line);
+	printf("  sources:");
+	for (src = 0; src < SCALE_SRC_UNKNOWN; src++)
+		if (s->have[src])
+			printf(" %s=%d", scale_source_name(src), s->val[src]);
+	printf("%s\n", s->have[SCALE_SRC_KVAR] || s->have[SCALE_SRC_CMDLINE] ||
+				       s->have[SCALE_SRC_CONFIG] ?
+			       "" :
+			       " none");
+	printf("  pcp_batch_scale_max patch: %s\n",
+	       s->patch == SCALE_PATCH_PRESENT ? "present" :
+	       s->patch == SCALE_PATCH_ABSENT	 ? "absent" :
+						   "unknown (kallsyms unreadable)");
+	printf("kernel     %s %s, BTF %s\n", fa->release, fa->arch,
+	       fa->btf_source);
+	printf("probes\n");
+	for (i = 0; i < fa->nr_probes; i++)
+		printf("  %-10s %-10s %s\n", fa->probes[i].name,
+		       fa->probes[i].mode_name, fa->probes[i].reason);
+	if (fa->fallback[0])
+		printf("  note: %s\n", fa->fallback);
+	if (fa->pageblock_err)
+		printf("pageblock  unknown (/proc/pagetypeinfo: %s)\n",
+		       err_text(fa->pageblock_err));
+	else
+		printf("pageblock  order %d, %d pages per block\n",
+		       fa->pageblock_order, fa->pages_per_block);
+	if (fa->high_fraction_err)
+		printf("percpu_pagelist_high_fraction unreadable (%s)\n",
+		       err_text(fa->high_fraction_err));
+	else
+		printf("percpu_pagelist_high_fraction %ld%s\n",
+		       fa->high_fraction,
+		       fa->high_fraction ? "" : " (high sized automatically)");
+	if (fa->zones_err) {
+		printf("pagesets   unreadable (/proc/zoneinfo: %s)\n",
+		       err_text(fa->zones_err));
+		return;
+	}
+	printf("pagesets   %4s %-8s %4s %7s %7s %6s %8s %8s\n", "node", "zone",
+	       "cpu", "count", "high", "batch", "high_min", "high_max");
+	for (z = 0; z < fa->zones.nr_zones; z++) {
+		const struct zone_pcp *zp = &fa->zones.zones[z];
+
+		for (c = 0; c < zp->nr_cpus; c++) {
+			const struct pcp_cpu *p = &zp->cpus[c];
+
+			printf("           %4d %-8s %4d %7d %7d %6d", zp->node,
+			       zp->name, p->cpu, p->count, p->high, p->batch);
+			if (p->high_min != PCP_FIELD_ABSENT)
+				printf(" %8d %8d", p->high_min, p->high_max);
+			printf("\n");
+		}
+	}
+}
+
+static void print_json(const struct facts *fa)
+{
+	struct json_writer w;
+
+	json_init(&w, stdout);
+	json_obj_begin(&w, NULL);
+	json_obj_begin(&w, "scale");
+	json_scale_fields(&w, &fa->scale);
+	json_obj_end(&w);
+	json_facts(&w, fa, -1);
+	json_obj_end(&w);
+	json_end_line(&w);
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct info_opts o;
+	struct system sys;
+	int err;
+
+	err = cli_parse_info(argc, argv, &o);
+	if (err || o.help) {
+		if (o.help)
+			info_usage(stdout);
+		return cli_status(err);
+	}
+	err = system_attach(&sys, &o.attach, true);
+	if (err)
+		return cli_status(err);
+	if (o.json)
+		print_json(&sys.f);
+	else
+		print_text(&sys.f);
+	system_detach(&sys);
+	return EXIT_OK;
+}

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pcptop record: the bonnie++ workflow. Attach as stat does, then record
+ * every interval's raw map values to a file, optionally around a command
+ * started after attaching so its whole life is counted. Nothing is
+ * derived here: report and diff read the raw counts back, so a newer
+ * pcptop can re-read old recordings.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <bpf/libbpf.h>
+#include "cli.h"
+#include "clock.h"
+#include "figures.h"
+#include "prom.h"
+#include "recfile.h"
+#include "runcmd.h"
+#include "sig.h"
+#include "snapshot.h"
+#include "snapshot_take.h"
+#include "system.h"
+#include "units.h"
+
+/* an interval this much shorter than asked was cut by the end */
+#define PARTIAL_SLACK_NS NSEC_PER_MSEC
+
+void record_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: pcptop record [-o FILE] [-i SECS] [-d SECS] [OPTIONS]\n"
+		"                     [--] [COMMAND [ARGS...]]\n"
+		"\n"
+		"Records, every interval, the raw PCP counts as the BPF maps hold them (per\n"
+		"CPU, zone, order and migratetype, and the log2 histograms) with what is\n"
+		"needed to read them later: kernel, probe modes, the PCP batch scale and its\n"
+		"source, every CPU's pcp count/high/batch. 'pcptop report' and 'pcptop diff'\n"
+		"read the file; nothing is derived while recording.\n"
+		"\n"
+		"With a COMMAND pcptop attaches first, then starts it, records its whole\n"
+		"life, keeps its command line, exit status and wall time, and exits with its\n"
+		"status (128+N when signal N killed it, 127 when it cannot be run). Without\n"
+		"one the whole system is recorded until Ctrl-C or --duration.\n"
+		"\n"
+		"  -o, --output FILE    where to write (default %s); an existing FILE is\n"
+		"                       kept as FILE.old, as perf does\n"
+		"  -i, --interval SECS  seconds per interval (default 1)\n"
+		"  -d, --duration SECS  stop after SECS; with a COMMAND, send it SIGTERM then\n"
+		"                       and record until it exits\n"
+		"  -m, --mode MODE      auto (default), fentry, kprobe or tracepoint\n"
+		"      --prom FILE      also keep FILE as a Prometheus textfile-collector file\n"
+		"                       (pcptop_* metrics), rewritten every interval\n"
+		"      --cross-check    also count mm_page_pcpu_drain next to the function probe\n"
+		"      --run-gap NS     tracepoint mode: events further apart than NS on one\n"
+		"                       CPU start a new estimated call (default %d)\n"
+		"  -q, --quiet          no progress lines on stderr\n"
+		"  -v, --verbose        libbpf's log on stderr\n"
+		"  -h, --help           this text\n"
+		"\n"
+		"Signals: Ctrl-C, SIGTERM or SIGHUP end a system-wide recording with the file\n"
+		"complete. With a COMMAND they are passed on to it (a Ctrl-C typed at the\n"
+		"terminal reaches it directly) and recording goes on until it exits, so its\n"
+		"clean-up is recorded too; a second signal kills it with SIGKILL.\n"
+		"\n"
+		"Every interval is a compressed, checksummed chunk synced to disk: a file can\n"
+		"be reported while it grows, and a crash loses only the interval in progress.\n"
+		"The format is described in docs/FORMAT.md.\n"
+		"\n"
+		"Examples:\n"
+		"  pcptop record -- bonnie++ -d /mnt/t -s 2048 -r 1024 -n 0 -u root\n"
+		"  pcptop record -o scale0.data -i 0.5 -- ./bench.sh   two intervals a second\n"
+		"  pcptop record -d 60                   the whole system for a minute\n"
+		"  pcptop report                         what pcptop.data holds\n"
+		"  pcptop diff scale5.data scale0.data   two runs side by side\n",
+		DEFAULT_RECORDING, RUN_GAP_NS_DEFAULT);
+}
+
+/* the header shares zones and argv with sys and o: never rec_header_free() it */
+static void fill_header(struct rec_header *h, const struct record_opts *o,
+			const struct system *sys, int nr_cpus)
+{
+	rec_header_init(h, nr_cpus);
+	snprintf(h->pcptop_version, sizeof(h->pcptop_version), "%s",
+		 PCPTOP_VERSION);
+	h->start_realtime_ns = clock_real_ns();
+	h->interval_ns = (uint64_t)(o->interval * (double)NSEC_PER_SEC);
+	h->f = sys->f;
+	h->argc = o->argc;
+	h->argv = o->argv;
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * NSEC_PER_SEC +
+	       (uint64_t)tv->tv_usec * NSEC_PER_USEC;
+}
+
+static void fill_end(struct rec_end *e, enum run_end why,
+		     const struct run_child *c, bool had_command, uint32_t nr,
+		     uint64_t recorded_ns)
+{
+	memset(e, 0, sizeof(*e));
+	snprintf(e->reason, sizeof(e->reason), "%s",
+		 why == RUN_CHILD_EXITED ? "command exited" :
+		 why == RUN_DURATION	 ? "duration" :
+		 why == RUN_SIGNAL	 ? "signal" :
+					   "command did not start");
+	e->nr_intervals = nr;
+	e->recorded_ns = recorded_ns;
+	if (!had_command)
+		return;
+	e->have_command = true;
+	e->wait_status = c->status;
+	e->exit_code = run_exit_code(c);
+	if (WIFSIGNALED(c->status))
+		e->term_signal = WTERMSIG(c->status);
+	e->wall_ns = c->end_ns - c->start_ns;
+	e->utime_ns = tv_ns(&c->ru.ru_utime);
+	e->stime_ns = tv_ns(&c->ru.ru_stime);
+	e->maxrss_kb = (uint64_t)c->ru.ru_maxrss;
+}
+
+/* where the interval loop is */
+struct rec_run {
+	uint64_t t0;
+	uint64_t t_last;
+	uint32_t nr;
+	enum run_end why;
+};
+
+/* the interval loop; 0, or -errno with the error already said */
+static int record_loop(const struct record_opts *o, struct system *sys,
+		       struct snapshot *snap, struct rec_writer *w,
+		       struct prom_state *ps, struct run_child *c,
+		       struct rec_run *run)
+{
+	uint64_t ival = (uint64_t)(o->interval * (double)NSEC_PER_SEC);
+	uint64_t stop_at = o->duration > 0 ?
+				   run->t0 + (uint64_t)(o->duration *
+							(double)NSEC_PER_SEC) :
+				   0;
+	uint64_t prev = run->t0, next = run->t0 + ival, t;
+	struct rec_interval iv;
+	struct figures f;
+	int err;
+
+	for (;;) {
+		run->why = run_wait(c, next, stop_at);
+		err = snapshot_take(&sys->a, snap);
+		if (err) {
+			cli_warn("reading BPF maps: %s", strerror(-err));
+			return err;
+		}
+		t = clock_mono_ns();
+		memset(&iv, 0, sizeof(iv));
+		iv.seq = run->nr;
+		iv.t_start_ns = prev - run->t0;
+		iv.t_end_ns = t - run->t0;
+		iv.realtime_ns = clock_real_ns();
+		if (run->why != RUN_TICK && t + PARTIAL_SLACK_NS < next)
+			iv.flags |= REC_IV_PARTIAL;
+		err = rec_write_interval(w, &iv, snap);
+		if (err) {
+			cli_warn("writing %s: %s", o->out, strerror(-err));
+			return err;
+		}
+		figures_compute(snap, SNAP_ALL, SNAP_ALL, &f);
+		prom_update(ps, &f, (double)(t - prev) / (double)NSEC_PER_SEC);
+		run->nr++;
+		run->t_last = t;
+		prev = t;
+		if (run->why != RUN_TICK)
+			return 0;
+		next += ival;
+		/* a late wake-up skips ticks rather than bunching them */
+		if (next <= t)
+			next = t + ival;
+	}
+}
+
+static void say_start(const struct record_opts *o, const struct facts *fa)
+{
+	char scale[512];
+
+	if (o->quiet)
+		return;
+	facts_scale_line(fa, scale, sizeof(scale));
+	fprintf(stderr, "pcptop: recording to %s every %g s (%s mode, %s)%s\n",
+		o->out, o->interval, fa->mode_summary, scale,
+		o->argc ? "" : "; Ctrl-C to stop");
+}
+
+static void say_end(const struct record_opts *o, const struct rec_writer *w,
+		    const struct rec_end *e, uint32_t nr)
+{
+	char cmd[256];
+
+	if (o->quiet)
+		return;
+	fprintf(stderr, "pcptop: recorded %u intervals, %.1f s, to %s (%.0f KiB)\n",
+		nr, (double)e->recorded_ns / (double)NSEC_PER_SEC, o->out,
+		(double)w->bytes / (double)KIB);
+	if (!e->have_command)
+		return;
+	rec_argv_join(o->argc, o->argv, cmd, sizeof(cmd));
+	fprintf(stderr, "pcptop: %s: %s %d after %.2f s\n", cmd,
+		e->term_signal ? "killed, exit status" : "exit status",
+		e->exit_code, (double)e->wall_ns / (double)NSEC_PER_SEC);
+}
+
+/* what was counted while setting up is not part of the run */
+static int record_start(const struct record_opts *o, struct system *sys,
+			struct snapshot *snap, struct run_child *c,
+			struct rec_run *run)
+{
+	int err;
+
+	err = snapshot_take(&sys->a, snap);
+	if (err) {
+		cli_warn("reading BPF maps: %s", strerror(-err));
+		return err;
+	}
+	run->t0 = clock_mono_ns();
+	run->t_last = run->t0;
+	if (!o->argc)
+		return 0;
+	err = run_start(c, o->argv);
+	if (err)
+		cli_warn("cannot run '%s': %s", o->argv[0], strerror(-err));
+	return err;
+}
+
+/*
+ * Record until the command exits, a signal or --duration; 0 or -errno.
+ * *status is the command's exit status when one ran.
+ */
+static int record_run(const struct record_opts *o, struct system *sys,
+		      struct rec_writer *w, const struct rec_header *hdr,
+		      int *status)
+{
+	struct snapshot snap = {};
+	struct run_child c = {};
+	struct rec_run run = { .why = RUN_TICK };
+	struct prom_state ps;
+	struct rec_end end;
+	int err;
+
+	err = snapshot_alloc(&snap, (int)hdr->dims.nr_cpus);
+	if (err) {
+		cli_warn("out of memory for %u CPUs", hdr->dims.nr_cpus);
+		return err;
+	}
+	prom_init(&ps, o->prom, &sys->f);
+	say_start(o, &sys->f);
+	err = record_start(o, sys, &snap, &c, &run);
+	if (err && o->argc && c.pid > 0 && !c.running) {
+		/* the command could not be run: the file says so */
+		fill_end(&end, RUN_TICK, &c, true, 0, 0);
+		rec_write_end(w, hdr, &end);
+		*status = end.exit_code;
+		err = 0;
+		goto out;
+	}
+	if (err)
+		goto out;
+	err = record_loop(o, sys, &snap, w, &ps, &c, &run);
+	if (err) {
+		/* the file is whole up to the last interval; let the command finish */
+		if (c.running && !o->quiet)
+			fprintf(stderr, "pcptop: recording stopped; waiting for '%s' to exit\n",
+				o->argv[0]);
+		run_reap(&c, true);
+		goto out;
+	}
+	fill_end(&end, run.why, &c, o->argc > 0, run.nr, run.t_last - run.t0);
+	err = rec_write_end(w, hdr, &end);
+	if (err) {
+		cli_warn("writing %s: %s", o->out, strerror(-err));
+		goto out;
+	}
+	say_end(o, w, &end, run.nr);
+	*status = o->argc ? end.exit_code : EXIT_OK;
+out:
+	snapshot_free(&snap);
+	return err;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o;
+	struct rec_writer w = { .fd = -1 };
+	struct rec_header hdr;
+	struct system sys;
+	int err, cerr, status = EXIT_OK, nr_cpus;
+
+	err = cli_parse_record(argc, argv, &o);
+	if (err || o.help) {
+		if (o.help)
+			record_usage(stdout);
+		return cli_status(err);
+	}
+	run_install_signals();
+	err = system_attach(&sys, &o.attach, !o.quiet);
+	if (err)
+		return cli_status(err);
+	nr_cpus = libbpf_num_possible_cpus();
+	fill_header(&hdr, &o, &sys, nr_cpus > 0 ? nr_cpus : 1);
+	/* an output that cannot be written is bad input: exit 2 */
+	err = rec_rotate(o.out);
+	if (err) {
+		cli_warn("cannot keep %s as %s.old: %s", o.out, o.out,
+			 strerror(-err));
+		err = -EINVAL;
+		goto out_sys;
+	}
+	err = rec_writer_open(&w, o.out, &hdr);
+	if (err) {
+		cli_warn("cannot write %s: %s", o.out, strerror(-err));
+		err = -EINVAL;
+		goto out_sys;
+	}
+	err = record_run(&o, &sys, &w, &hdr, &status);
+	cerr = rec_writer_close(&w);
+	if (cerr && !err) {
+		cli_warn("closing %s: %s", o.out, strerror(-cerr));
+		err = -EIO;
+	}
+	if (err && err != -EINVAL)
+		err = -EIO;
+out_sys:
+	system_detach(&sys);
+	return err ? cli_status(err) : status;
+}

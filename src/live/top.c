@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pcptop top: the live view, and what `pcptop` with no command runs on a
+ * board or a server. Attaches like stat, samples an interval every -d
+ * seconds, re-reads /proc/zoneinfo with it, and shows a table per CPU and
+ * zone with a histogram pane, under curses or (-b) as plain text frames.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "cli.h"
+#include "clock.h"
+#include "sig.h"
+#include "snapshot.h"
+#include "snapshot_take.h"
+#include "system.h"
+#include "top.h"
+
+#define ZONEINFO_PATH "/proc/zoneinfo"
+
+void top_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: pcptop [top] [-d SECS] [-n COUNT] [-b] [--mode MODE]\n"
+		"\n"
+		"The live view: for every CPU and zone, what its per-CPU pageset holds\n"
+		"now and how it batched its work over the last interval, refreshed every\n"
+		"-d seconds, with a histogram pane for the selected row.\n"
+		"\n"
+		"  -d, --delay SECS      seconds between refreshes (default 1, at least %.1f)\n"
+		"  -n, --iterations N    stop after N refreshes (default: until q)\n"
+		"  -b, --batch           plain text frames on stdout, no terminal control\n"
+		"                        codes: for logs, pipes and serial captures\n"
+		"  -m, --mode MODE       auto (default): fentry, else kprobe, else\n"
+		"                        tracepoints; or force fentry | kprobe | tracepoint\n"
+		"  -v, --verbose         libbpf's log on stderr\n"
+		"  -h, --help            this text\n"
+		"\n"
+		"Header: the PCP batch scale and where it was read, the kernel, pcptop's\n"
+		"own cost (bpf_stats: ns per probe run and %% of one CPU; stats are on only\n"
+		"while pcptop runs), pageblock order, and the mode of each probe group\n"
+		"(fentry, kprobe, tp = tracepoint, heur = heuristic, none; '~' estimated).\n"
+		"\n"
+		"Columns, per second over the last interval unless said:\n"
+		"  CPU ZONE          the pageset; 'all' in summed rows\n"
+		"  COUNT HIGH BATCH  pcp->count, high and batch from /proc/zoneinfo, read\n"
+		"                    every refresh (count moves live)\n"
+		"  REF/s RPG/s       refills (rmqueue_bulk) and the pages they brought\n"
+		"  BULK/s BPG/s      bulk frees (free_pcppages_bulk) and the pages freed\n"
+		"  AVG MAX           pages per bulk free, average and largest\n"
+		"  FHI/s             free_high flushes (pages freed past pcp->high)\n"
+		"  DEC/s             decay_pcp_high trims\n"
+		"  P50 P99 HMAX      zone->lock wait+hold in bulk frees and refills\n"
+		"                    together; percentiles are log2 slot bounds ('at most')\n"
+		"  '-'               not measured on this row in this probe mode\n"
+		"In tracepoint mode the events carry no zone: their figures are on the\n"
+		"'all(tp)' row of each CPU, estimated from event runs, with COUNT and\n"
+		"HIGH summed over its zones, while each zone's row keeps its pageset.\n"
+		"Columns that do not fit the terminal are dropped from the right.\n"
+		"\n"
+		"Keys: q quit; h or ? help; Up/Down (PgUp PgDn Home End) select a row;\n"
+		"s or > next sort column, < previous (marked '*'); z zone filter (all,\n"
+		"then each zone); c per-CPU rows or one row per zone summed; H or Tab\n"
+		"pane shows batch sizes or zone->lock times; space pauses the display\n"
+		"(sampling goes on; resuming shows the latest interval); d new delay;\n"
+		"Ctrl-L redraw.\n"
+		"\n"
+		"Examples:\n"
+		"  pcptop                        the live view, refreshed every second\n"
+		"  pcptop top -d 2               refresh every 2 s\n"
+		"  pcptop top -b -n 5 > log.txt  five text frames, one a second\n"
+		"  TERM=vt100 pcptop             on a plain serial console\n",
+		TOP_MIN_DELAY_S);
+}
+
+/* ---- sampling ---- */
+
+void top_set_msg(struct top_view *v, double secs, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
+	va_end(ap);
+	v->msg_until = clock_mono_s() + secs;
+}
+
+void top_show_latest(struct top_state *s)
+{
+	struct top_data *t = s->shown;
+
+	s->shown = s->latest;
+	s->latest = t;
+	s->latest_new = false;
+	top_rows_build(&s->ctx, &s->view, s->shown);
+}
+
+/* one interval into s->latest; shown at once unless the display is paused */
+int top_sample(struct top_state *s)
+{
+	struct top_data *d = s->latest;
+	double now;
+	int err;
+
+	err = snapshot_take(s->a, d->snap);
+	if (err)
+		return err;
+	now = clock_mono_s();
+	d->secs = now - s->last_sample;
+	d->when = time(NULL);
+	s->last_sample = now;
+	zoneinfo_free(&d->zi);
+	d->zi_err = zoneinfo_parse(ZONEINFO_PATH, &d->zi);
+	cost_sample(&s->cost, s->a, d->secs, &d->cost);
+	s->latest_new = true;
+	if (!s->view.paused)
+		top_show_latest(s);
+	return 0;
+}
+
+/* ---- batch mode ---- */
+
+static int run_batch(struct top_state *s, long count)
+{
+	long n;
+	int err;
+
+	/* SIGPIPE is ignored: a closed pipe fails the write, cleanup runs */
+	for (n = 0; !sig_exiting && (!count || n < count); n++) {
+		clock_sleep_s(s->view.delay, &sig_exiting);
+		if (sig_exiting)
+			break;
+		err = top_sample(s);
+		if (err)
+			return err;
+		top_frame_reset(&s->frame, TOP_LINE_LEN - 1, 0);
+		err = top_draw_main(&s->frame, &s->ctx, &s->view, s->shown);
+		if (err)
+			return err;
+		if (n)
+			putchar('\n');
+		top_frame_print(&s->frame, stdout);
+		/* a reader that has seen enough (| head) is not an error */
+		if (fflush(stdout) || ferror(stdout))
+			return errno == EPIPE ? 0 : -EIO;
+	}
+	return 0;
+}
+
+/* ---- the command ---- */
+
+static int state_init(struct top_state *s, const struct top_opts *o,
+		      struct system *sys)
+{
+	int nr_cpus = libbpf_num_possible_cpus();
+	int i, err;
+
+	if (nr_cpus < 0)
+		return nr_cpus;
+	top_cols_init();
+	s->a = &sys->a;
+	s->ctx.facts = &sys->f;
+	s->ctx.nr_cpus = nr_cpus;
+	s->view.pane = PANE_BATCH;
+	s->view.delay = o->delay;
+	s->view.batch = o->batch;
+	s->view.sort_col = COL_CPU;
+	s->view.zone_filter = ZF_ALL;
+	for (i = 0; i < 2; i++) {
+		err = snapshot_alloc(&s->snaps[i], nr_cpus);
+		if (!err)
+			err = top_data_init(&s->data[i], &s->snaps[i], nr_cpus);
+		if (err)
+			return err;
+	}
+	s->shown = &s->data[0];
+	s->latest = &s->data[1];
+	err = top_frame_init(&s->frame, TOP_LINE_LEN - 1, 0);
+	if (err)
+		return err;
+	/* the first screen already shows the pagesets */
+	s->shown->zi_err = zoneinfo_parse(ZONEINFO_PATH, &s->shown->zi);
+	s->shown->when = time(NULL);
+	top_rows_build(&s->ctx, &s->view, s->shown);
+	return 0;
+}
+
+static void state_free(struct top_state *s)
+{
+	int i;
+
+	top_frame_free(&s->frame);
+	for (i = 0; i < 2; i++) {
+		top_data_free(&s->data[i]);
+		snapshot_free(&s->snaps[i]);
+	}
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct top_opts o;
+	struct top_state s = { .cost.stats_fd = -1 };
+	struct system sys;
+	int err;
+
+	err = cli_parse_top(argc, argv, &o);
+	if (err || o.help) {
+		if (o.help)
+			top_usage(stdout);
+		return cli_status(err);
+	}
+	/* before newterm, so curses leaves our SIGINT/SIGTERM handlers be */
+	sig_install(NULL, 0);
+	if (!o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		return cli_status(cli_bad_input("not a terminal: use 'pcptop top -b' for text output"));
+
+	/* the interactive view shows the fallback in its header instead */
+	err = system_attach(&sys, &o.attach, o.batch);
+	if (err)
+		return cli_status(err);
+
+	err = state_init(&s, &o, &sys);
+	if (err) {
+		cli_warn("setting up: %s", strerror(-err));
+		goto out_state;
+	}
+	cost_on(&s.cost, &sys.a);
+	s.ctx.cost_off = s.cost.off[0] ? s.cost.off : NULL;
+	/* the first interval starts now: what the maps hold is older */
+	err = snapshot_take(&sys.a, s.latest->snap);
+	s.last_sample = clock_mono_s();
+	if (err) {
+		cli_warn("reading BPF maps: %s", strerror(-err));
+		goto out_cost;
+	}
+
+	if (o.batch) {
+		err = run_batch(&s, o.count);
+	} else {
+		err = top_screen_open(&s);
+		if (err) {
+			/* a board's rootfs may carry no terminfo at all */
+			cli_warn("no terminfo entry for TERM=%s: set TERM=vt100 (or TERMINFO=DIR), or use -b",
+				 getenv("TERM") ?: "(unset)");
+			err = -ENOTTY;
+			goto out_cost;
+		}
+		err = top_screen_run(&s, o.count);
+		top_screen_close(&s);
+	}
+	if (err)
+		cli_warn("%s", strerror(-err));
+out_cost:
+	cost_off(&s.cost);
+out_state:
+	state_free(&s);
+	system_detach(&sys);
+	/* a runtime failure here is never bad input */
+	return err == -ENOTTY ? EXIT_USAGE : err ? EXIT_RUNTIME : EXIT_OK;
+}

@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The header and end chunks of a recording: lists of tagged records
+ * {u16 tag, u16 reserved, u32 length, bytes}, so a newer pcptop can add
+ * facts and an older one skips the tags it does not know. Tags and their
+ * layouts are listed in docs/FORMAT.md; change both together.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "figtab.h"
+#include "recbuf.h"
+#include "recfile.h"
+
+enum rec_hdr_tag {
+	TAG_PCPTOP_VERSION = 1,
+	TAG_START = 2,
+	TAG_RELEASE = 3,
+	TAG_ARCH = 4,
+	TAG_HOSTNAME = 5,
+	TAG_DIMS = 6,
+	TAG_INTERVAL = 7,
+	TAG_PROBE = 8,
+	TAG_MODE_SUMMARY = 9,
+	TAG_FALLBACK = 10,
+	TAG_BTF_SOURCE = 11,
+	TAG_SCALE = 12,
+	TAG_ZONE = 13,
+	TAG_ZONES_ERR = 14,
+	TAG_PAGEBLOCK = 15,
+	TAG_HIGH_FRACTION = 16,
+	TAG_ATTACH_OPTS = 17,
+	TAG_COMMAND = 18,
+	TAG_COUNTER_NAMES = 19,	/* 1.1: u32 n, n strings, in array order */
+	TAG_HIST_NAMES = 20,
+};
+
+enum rec_end_tag {
+	TAG_END_REASON = 1,
+	TAG_END_COMMAND = 2,
+	TAG_END_EXIT = 3,
+	TAG_END_TIMES = 4,
+	TAG_END_TOTALS = 5,
+};
+
+#define TLV_HDR_LEN 8
+/* node, nr_cpus, name[16]: the fixed part of a TAG_ZONE record */
+#define ZONE_REC_FIXED (8 + ZONE_NAME_LEN)
+#define ZONE_REC_CPU_LEN 28
+#define MAX_ZONE_RECS 4096
+#define SCALE_SRC_ON_DISK 5
+
+/*
+ * Format 1.0 named nothing: its arrays are in the order of bpf/pcptop.h
+ * as pcptop 0.1.0 had it. These lists keep those files readable whatever
+ * this build's enums have become.
+ */
+static const char *const legacy_counters[] = {
+	"bulk_free_calls", "bulk_free_pages", "refill_calls",
+	"refill_req_pages", "refill_pages", "free_high_count",
+	"free_high_pages", "decay_calls", "decay_pages", "drain_calls",
+	"drain_pages", "bulk_free_lock_ns", "refill_lock_ns",
+	"decay_high_before", "decay_high_after", "xcheck_drain_pages",
+};
+static const char *const legacy_hists[] = {
+	"bulk_free_pages", "refill_pages", "lock_ns", "refill_lock_ns",
+	"free_high_pages", "decay_pages", "drain_pages",
+};
+#define NR_LEGACY_COUNTERS (sizeof(legacy_counters) / sizeof(legacy_counters[0]))
+#define NR_LEGACY_HISTS (sizeof(legacy_hists) / sizeof(legacy_hists[0]))
+
+/* start a record; returns where its length goes, for tlv_end() */
+static size_t tlv_begin(struct rbuf *b, uint16_t tag)
+{
+	size_t off;
+
+	rb_u16(b, tag);
+	rb_u16(b, 0);
+	off = b->len;
+	rb_u32(b, 0);
+	return off;
+}
+
+static void tlv_end(struct rbuf *b, size_t len_off)
+{
+	rb_set_u32(b, len_off, (uint32_t)(b->len - len_off - sizeof(uint32_t)));
+}
+
+static void tlv_str(struct rbuf *b, uint16_t tag, const char *s)
+{
+	size_t off = tlv_begin(b, tag);
+
+	rb_str(b, s);
+	tlv_end(b, off);
+}
+
+static void put_argv(struct rbuf *b, uint16_t tag, int argc, char **argv)
+{
+	size_t off = tlv_begin(b, tag);
+	int i;
+
+	rb_u32(b, (uint32_t)argc);
+	for (i = 0; i < argc; i++)
+		rb_str(b, argv[i]);
+	tlv_end(b, off);
+}
+
+static void put_scale(struct rbuf *b, const struct scale_info *s)
+{
+	size_t off = tlv_begin(b, TAG_SCALE);
+	int i;
+
+	rb_i32(b, s->value);
+	rb_u32(b, (uint32_t)s->source);
+	rb_u32(b, (uint32_t)s->patch);
+	rb_u64(b, s->kvar_addr);
+	rb_i32(b, s->inferred_evidence);
+	for (i = 0; i < SCALE_SRC_ON_DISK; i++) {
+		rb_u32(b, i < NR_SCALE_SRC && s->have[i]);
+		rb_i32(b, i < NR_SCALE_SRC ? s->val[i] : 0);
+	}
+	rb_str(b, s->cmdline_raw);
+	rb_str(b, s->config_path);
+	rb_str(b, s->note);
+	tlv_end(b, off);
+}
+
+static void put_zone(struct rbuf *b, const struct zone_pcp *z)
+{
+	size_t off = tlv_begin(b, TAG_ZONE);
+	char name[ZONE_NAME_LEN] = "";
+	int c;
+
+	rb_i32(b, z->node);
+	rb_u32(b, (uint32_t)z->nr_cpus);
+	snprintf(name, sizeof(name), "%s", z->name);
+	rb_put(b, name, sizeof(name));
+	for (c = 0; c < z->nr_cpus; c++) {
+		const struct pcp_cpu *p = &z->cpus[c];
+
+		rb_i32(b, p->cpu);
+		rb_i32(b, p->count);
+		rb_i32(b, p->high);
+		rb_i32(b, p->batch);
+		rb_i32(b, p->high_min);
+		rb_i32(b, p->high_max);
+		rb_i32(b, 0);	/* reserved */
+	}
+	tlv_end(b, off);
+}
+
+static void put_names(struct rbuf *b, uint16_t tag, int n,
+		      const char *(*name)(int i))
+{
+	size_t off = tlv_begin(b, tag);
+	int i;
+
+	rb_u32(b, (uint32_t)n);
+	for (i = 0; i < n; i++)
+		rb_str(b, name(i));
+	tlv_end(b, off);
+}
+
+static const char *counter_name(int i)
+{
+	return counter_table[i].key;
+}
+
+static const char *hist_name(int i)
+{
+	return hist_table[i].key;
+}
+
+void rec_header_encode(struct rbuf *b, const struct rec_header *h)
+{
+	const struct rec_dims *d = &h->dims;
+	const struct facts *f = &h->f;
+	size_t off;
+	int i;
+
+	tlv_str(b, TAG_PCPTOP_VERSION, h->pcptop_version);
+	off = tlv_begin(b, TAG_START);
+	rb_u64(b, h->start_realtime_ns);
+	tlv_end(b, off);
+	tlv_str(b, TAG_RELEASE, f->release);
+	tlv_str(b, TAG_ARCH, f->arch);
+	tlv_str(b, TAG_HOSTNAME, f->hostname);
+	off = tlv_begin(b, TAG_DIMS);
+	rb_u32(b, d->nr_cpus);
+	rb_u32(b, d->hist_slots);
+	rb_u32(b, d->max_zones);
+	rb_u32(b, d->nr_hists);
+	rb_u32(b, d->order_slots);
+	rb_u32(b, d->mt_slots);
+	rb_u32(b, d->nr_counters);
+	tlv_end(b, off);
+	/* the writer's arrays are always this build's layout */
+	put_names(b, TAG_COUNTER_NAMES, NR_PCPTOP_COUNTERS, counter_name);
+	put_names(b, TAG_HIST_NAMES, NR_PCPTOP_HISTS, hist_name);
+	off = tlv_begin(b, TAG_INTERVAL);
+	rb_u64(b, h->interval_ns);
+	tlv_end(b, off);
+	for (i = 0; i < f->nr_probes && i < REC_MAX_PROBES; i++) {
+		const struct fact_probe *p = &f->probes[i];
+
+		off = tlv_begin(b, TAG_PROBE);
+		rb_u32(b, p->estimated);
+		rb_str(b, p->name);
+		rb_str(b, p->mode_name);
+		rb_str(b, p->target);
+		rb_str(b, p->reason);
+		tlv_end(b, off);
+	}
+	tlv_str(b, TAG_MODE_SUMMARY, f->mode_summary);
+	tlv_str(b, TAG_FALLBACK, f->fallback);
+	tlv_str(b, TAG_BTF_SOURCE, f->btf_source);
+	put_scale(b, &f->scale);
+	for (i = 0; i < f->zones.nr_zones; i++)
+		put_zone(b, &f->zones.zones[i]);
+	if (f->zones_err) {
+		off = tlv_begin(b, TAG_ZONES_ERR);
+		rb_i32(b, -f->zones_err);
+		tlv_end(b, off);
+	}
+	if (f->pageblock_order >= 0) {
+		off = tlv_begin(b, TAG_PAGEBLOCK);
+		rb_i32(b, f->pageblock_order);
+		rb_i32(b, f->pages_per_block);
+		tlv_end(b, off);
+	}
+	if (f->high_fraction >= 0) {
+		off = tlv_begin(b, TAG_HIGH_FRACTION);
+		rb_u64(b, (uint64_t)f->high_fraction);
+		tlv_end(b, off);
+	}
+	off = tlv_begin(b, TAG_ATTACH_OPTS);
+	rb_u64(b, f->run_gap_ns);
+	rb_u64(b, f->run_cap_pages);
+	rb_u32(b, f->cross_check);
+	tlv_end(b, off);
+	if (h->argc > 0)
+		put_argv(b, TAG_COMMAND, h->argc, h->argv);
+}
+
+static int get_argv(struct rcur *c, int *argcp, char ***argvp)
+{
+	uint32_t argc = rc_u32(c), i;
+	char **argv;
+
+	/* every argument takes at least its NUL: bounded by the record */
+	if (c->bad || argc > REC_MAX_ARGS || argc > rc_left(c))
+		return -EBADMSG;
+	argv = calloc(argc + 1, sizeof(*argv));
+	if (!argv)
+		return -ENOMEM;
+	for (i = 0; i < argc; i++) {
+		const unsigned char *s = c->p + c->off;
+		size_t n;
+
+		if (!memchr(s, '\0', rc_left(c)))
+			break;
+		n = strlen((const char *)s);
+		argv[i] = strdup((const char *)s);
+		if (!argv[i])
+			break;
+		c->off += n + 1;
+	}
+	if (i < argc) {
+		while (i > 0)
+			free(argv[--i]);
+		free(argv);
+		return -EBADMSG;
+	}
+	/* a second command record replaces the first */
+	if (*argvp) {
+		for (i = 0; (int)i < *argcp; i++)
+			free((*argvp)[i]);
+		free(*argvp);
+	}
+	*argcp = (int)argc;
+	*argvp = argv;
+	return 0;
+}
+
+static void get_scale(struct rcur *c, struct scale_info *s)
+{
+	uint32_t src, patch;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	s->value = rc_i32(c);
+	src = rc_u32(c);
+	patch = rc_u32(c);
+	s->source = src < NR_SCALE_SRC ? (enum scale_source)src :
+					  SCALE_SRC_UNKNOWN;
+	s->patch = patch <= SCALE_PATCH_PRESENT ? (enum scale_patch)patch :
+						  SCALE_PATCH_UNKNOWN;
+	s->kvar_addr = rc_u64(c);
+	s->inferred_evidence = rc_i32(c);
+	for (i = 0; i < SCALE_SRC_ON_DISK; i++) {
+		bool have = rc_u32(c) != 0;
+		int val = rc_i32(c);
+
+		if (i < NR_SCALE_SRC) {
+			s->have[i] = have;
+			s->val[i] = val;
+		}
+	}
+	rc_str(c, s->cmdline_raw, sizeof(s->cmdline_raw));
+	rc_str(c, s->config_path, sizeof(s->config_path));
+	rc_str(c, s->note, sizeof(s->note));
+	/* a value the scale cannot take reads as unknown, never as data */
+	if (s->value < -1 || s->value > 31)
+		s->value = -1;
+}
+
+static int get_zone(struct rcur *c, struct zoneinfo *zi)
+{
+	struct zone_pcp *zones, *z;
+	int32_t node = rc_i32(c);
+	uint32_t nr = rc_u32(c), i;
+	const unsigned char *name = rc_take(c, ZONE_NAME_LEN);
+
+	if (c->bad || nr > REC_MAX_CPUS ||
+	    rc_left(c) != (size_t)nr * ZONE_REC_CPU_LEN ||
+	    zi->nr_zones >= MAX_ZONE_RECS)
+		return -EBADMSG;
+	zones = realloc(zi->zones, (zi->nr_zones + 1) * sizeof(*zones));
+	if (!zones)
+		return -ENOMEM;
+	zi->zones = zones;
+	z = &zones[zi->nr_zones];
+	memset(z, 0, sizeof(*z));
+	z->node = node;
+	memcpy(z->name, name, ZONE_NAME_LEN);
+	z->name[ZONE_NAME_LEN - 1] = '\0';
+	z->cpus = calloc(nr ? nr : 1, sizeof(*z->cpus));
+	if (!z->cpus)
+		return -ENOMEM;
+	zi->nr_zones++;
+	z->nr_cpus = (int)nr;
+	for (i = 0; i < nr; i++) {
+		struct pcp_cpu *p = &z->cpus[i];
+
+		p->cpu = rc_i32(c);
+		p->count = rc_i32(c);
+		p->high = rc_i32(c);
+		p->batch = rc_i32(c);
+		p->high_min = rc_i32(c);
+		p->high_max = rc_i32(c);
+		rc_i32(c);
+	}
+	return 0;
+}
+
+/* sane array shapes: bounded so an interval's size cannot overflow */
+static bool dims_sane(const struct rec_dims *d)
+{
+	return d->nr_cpus >= 1 && d->nr_cpus <= REC_MAX_CPUS &&
+	       d->hist_slots >= 1 && d->hist_slots <= REC_MAX_DIM &&
+	       d->max_zones >= 1 && d->max_zones <= REC_MAX_DIM &&
+	       d->nr_hists >= 1 && d->nr_hists <= REC_MAX_DIM &&
+	       d->order_slots >= 1 && d->order_slots <= REC_MAX_DIM &&
+	       d->mt_slots >= 1 && d->mt_slots <= REC_MAX_DIM &&
+	       d->nr_counters >= 1 && d->nr_counters <= REC_MAX_COUNTERS;
+}
+
+struct header_ctx {
+	struct rec_header *h;
+	bool have_dims;
+	bool have_counter_names;
+	bool have_hist_names;
+};
+
+/* u32 n, then n names, each mapped to this build's index by find() */
+static int get_names(struct rcur *c, int *map, int max, int (*find)(const char *))
+{
+	char name[64];
+	uint32_t n = rc_u32(c), i;
+
+	if (c->bad || n > (uint32_t)max)
+		return -EBADMSG;
+	for (i = 0; i < n; i++) {
+		rc_str(c, name, sizeof(name));
+		if (c->bad)
+			return -EBADMSG;
+		map[i] = find(name);
+	}
+	for (; i < (uint32_t)max; i++)
+		map[i] = -1;
+	return 0;
+}
+
+/* 1.0 files: the fixed order of pcptop 0.1.0 */
+static void legacy_maps(struct rec_header *h)
+{
+	size_t i;
+
+	for (i = 0; i < REC_MAX_COUNTERS; i++)
+		h->cnt_map[i] = i < NR_LEGACY_COUNTERS ?
+					counter_find(legacy_counters[i]) :
+					-1;
+	for (i = 0; i < REC_MAX_DIM; i++)
+		h->hist_map[i] = i < NR_LEGACY_HISTS ?
+					 hist_find(legacy_hists[i]) :
+					 -1;
+}
+
+static void get_probe(struct rcur *c, struct facts *f)
+{
+	struct fact_probe *p;
+
+	if (f->nr_probes >= REC_MAX_PROBES)
+		return;
+	p = &f->probes[f->nr_probes++];
+	p->estimated = rc_u32(c) != 0;
+	rc_str(c, p->name, sizeof(p->name));
+	rc_str(c, p->mode_name, sizeof(p->mode_name));
+	rc_str(c, p->target, sizeof(p->target));
+	rc_str(c, p->reason, sizeof(p->reason));
+	p->mode = probe_mode_from_name(p->mode_name);
+}
+
+static int header_record(struct rcur *c, uint16_t tag, void *ctx)
+{
+	struct header_ctx *hc = ctx;
+	struct rec_header *h = hc->h;
+	struct rec_dims *d = &h->dims;
+	struct facts *f = &h->f;
+	int err;
+
+	switch (tag) {
+	case TAG_PCPTOP_VERSION:
+		rc_str(c, h->pcptop_version, sizeof(h->pcptop_version));
+		break;
+	case TAG_START:
+		h->start_realtime_ns = rc_u64(c);
+		break;
+	case TAG_RELEASE:
+		rc_str(c, f->release, sizeof(f->release));
+		break;
+	case TAG_ARCH:
+		rc_str(c, f->arch, sizeof(f->arch));
+		break;
+	case TAG_HOSTNAME:
+		rc_str(c, f->hostname, sizeof(f->hostname));
+		break;
+	case TAG_DIMS:
+		d->nr_cpus = rc_u32(c);
+		d->hist_slots = rc_u32(c);
+		d->max_zones = rc_u32(c);
+		d->nr_hists = rc_u32(c);
+		d->order_slots = rc_u32(c);
+		d->mt_slots = rc_u32(c);
+		d->nr_counters = rc_u32(c);
+		if (!c->bad && !dims_sane(d))
+			return -EBADMSG;
+		hc->have_dims = !c->bad;
+		break;
+	case TAG_COUNTER_NAMES:
+		err = get_names(c, h->cnt_map, REC_MAX_COUNTERS, counter_find);
+		if (err)
+			return err;
+		hc->have_counter_names = true;
+		break;
+	case TAG_HIST_NAMES:
+		err = get_names(c, h->hist_map, REC_MAX_DIM, hist_find);
+		if (err)
+			return err;
+		hc->have_hist_names = true;
+		break;
+	case TAG_INTERVAL:
+		h->interval_ns = rc_u64(c);
+		break;
+	case TAG_PROBE:
+		get_probe(c, f);
+		break;
+	case TAG_MODE_SUMMARY:
+		rc_str(c, f->mode_summary, sizeof(f->mode_summary));
+		break;
+	case TAG_FALLBACK:
+		rc_str(c, f->fallback, sizeof(f->fallback));
+		break;
+	case TAG_BTF_SOURCE:
+		rc_str(c, f->btf_source, sizeof(f->btf_source));
+		break;
+	case TAG_SCALE:
+		get_scale(c, &f->scale);
+		break;
+	case TAG_ZONE:
+		return get_zone(c, &f->zones);
+	case TAG_ZONES_ERR:
+		f->zones_err = -rc_i32(c);
+		break;
+	case TAG_PAGEBLOCK:
+		f->pageblock_order = rc_i32(c);
+		f->pages_per_block = rc_i32(c);
+		f->pageblock_err = 0;
+		break;
+	case TAG_HIGH_FRACTION:
+		f->high_fraction = (long)rc_u64(c);
+		f->high_fraction_err = 0;
+		break;
+	case TAG_ATTACH_OPTS:
+		f->run_gap_ns = rc_u64(c);
+		f->run_cap_pages = rc_u64(c);
+		f->cross_check = rc_u32(c) != 0;
+		break;
+	case TAG_COMMAND:
+		return get_argv(c, &h->argc, &h->argv);
+	default:
+		/* a newer writer's fact: skip it */
+		break;
+	}
+	return c->bad ? -EBADMSG : 0;
+}
+
+/*
+ * Call fn on each record of a chunk with a cursor over that record
+ * alone. 0, the first error of fn, or -EBADMSG for a record cut short;
+ * msg then names the record ("what" is "header" or "end").
+ */
+static int walk_records(const void *p, size_t len, const char *what,
+			int (*fn)(struct rcur *c, uint16_t tag, void *ctx),
+			void *ctx, char *msg, size_t msglen)
+{
+	const unsigned char *data;
+	struct rcur all, sub;
+	uint16_t tag;
+	uint32_t n;
+	int at = 0, err;
+
+	msg[0] = '\0';
+	rc_init(&all, p, len);
+	while (rc_left(&all)) {
+		at++;
+		tag = rc_u16(&all);
+		rc_u16(&all);
+		n = rc_u32(&all);
+		data = rc_take(&all, n);
+		if (!data) {
+			snprintf(msg, msglen, "%s record %d is cut short", what, at);
+			return -EBADMSG;
+		}
+		rc_init(&sub, data, n);
+		err = fn(&sub, tag, ctx);
+		if (err) {
+			snprintf(msg, msglen, "%s record %d (tag %u) is malformed",
+				 what, at, tag);
+			return err;
+		}
+	}
+	return 0;
+}
+
+int rec_header_decode(const void *p, size_t len, struct rec_header *h,
+		      char *msg, size_t msglen)
+{
+	struct header_ctx hc = { .h = h };
+	int err;
+
+	memset(h, 0, sizeof(*h));
+	facts_init(&h->f);
+	err = walk_records(p, len, "header", header_record, &hc, msg, msglen);
+	if (!err && !hc.have_dims) {
+		snprintf(msg, msglen, "header has no array dimensions");
+		err = -EBADMSG;
+	}
+	if (!err && hc.have_counter_names != hc.have_hist_names) {
+		snprintf(msg, msglen, "header names its %s but not its %s",
+			 hc.have_counter_names ? "counters" : "histograms",
+			 hc.have_counter_names ? "histograms" : "counters");
+		err = -EBADMSG;
+	}
+	if (!err) {
+		h->have_names = hc.have_counter_names;
+		if (!h->have_names)
+			legacy_maps(h);
+	}
+	if (err)
+		rec_header_free(h);
+	return err;
+}
+
+void rec_end_encode(struct rbuf *b, const struct rec_header *h,
+		    const struct rec_end *e)
+{
+	size_t off;
+
+	tlv_str(b, TAG_END_REASON, e->reason);
+	if (e->have_command) {
+		put_argv(b, TAG_END_COMMAND, h->argc, h->argv);
+		off = tlv_begin(b, TAG_END_EXIT);
+		rb_i32(b, e->exit_code);
+		rb_i32(b, e->wait_status);
+		rb_i32(b, e->term_signal);
+		tlv_end(b, off);
+		off = tlv_begin(b, TAG_END_TIMES);
+		rb_u64(b, e->wall_ns);
+		rb_u64(b, e->utime_ns);
+		rb_u64(b, e->stime_ns);
+		rb_u64(b, e->maxrss_kb);
+		tlv_end(b, off);
+	}
+	off = tlv_begin(b, TAG_END_TOTALS);
+	rb_u32(b, e->nr_intervals);
+	rb_u64(b, e->recorded_ns);
+	tlv_end(b, off);
+}
+
+static int end_record(struct rcur *c, uint16_t tag, void *ctx)
+{
+	struct rec_end *e = ctx;
+	int argc = 0, i, err;
+	char **argv = NULL;
+
+	switch (tag) {
+	case TAG_END_REASON:
+		rc_str(c, e->reason, sizeof(e->reason));
+		break;
+	case TAG_END_COMMAND:
+		/* the header has the command; this copy only proves it */
+		err = get_argv(c, &argc, &argv);
+		for (i = 0; i < argc; i++)
+			free(argv[i]);
+		free(argv);
+		if (err)
+			return err;
+		e->have_command = true;
+		break;
+	case TAG_END_EXIT:
+		e->have_command = true;
+		e->exit_code = rc_i32(c);
+		e->wait_status = rc_i32(c);
+		e->term_signal = rc_i32(c);
+		break;
+	case TAG_END_TIMES:
+		e->wall_ns = rc_u64(c);
+		e->utime_ns = rc_u64(c);
+		e->stime_ns = rc_u64(c);
+		e->maxrss_kb = rc_u64(c);
+		break;
+	case TAG_END_TOTALS:
+		e->nr_intervals = rc_u32(c);
+		e->recorded_ns = rc_u64(c);
+		break;
+	default:
+		break;
+	}
+	return c->bad ? -EBADMSG : 0;
+}
+
+int rec_end_decode(const void *p, size_t len, struct rec_end *e, char *msg,
+		   size_t msglen)
+{
+	memset(e, 0, sizeof(*e));
+	return walk_records(p, len, "end", end_record, e, msg, msglen);
+}
+
+void rec_header_free(struct rec_header *h)
+{
+	int i;
+
+	facts_free(&h->f);
+	for (i = 0; i < h->argc; i++)
+		free(h->argv[i]);
+	free(h->argv);
+	h->argv = NULL;
+	h->argc = 0;
+}
+
+void rec_argv_join(int argc, char *const *argv, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i, n;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (i = 0; i < argc && used < len; i++) {
+		const char *a = argv[i];
+		bool quote = !a[0] || strpbrk(a, " \t\n'\"\\$`") != NULL;
+
+		n = snprintf(buf + used, len - used, "%s%s%s%s", i ? " " : "",
+			     quote ? "'" : "", a, quote ? "'" : "");
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A recording summed up for report and diff. The derived figures come
+ * from the raw arrays through figures_compute(), the same path stat
+ * takes, so a recording reports exactly what stat would have printed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "hist.h"
+#include "recsum.h"
+#include "snapshot.h"
+#include "units.h"
+
+#define POINTS_MIN_CAP 64
+
+static int add_point(struct rec_summary *s, const struct rec_interval *iv,
+		     const struct figures *f, int *cap)
+{
+	struct rec_point *p;
+	int i;
+
+	if (s->nr_points == *cap) {
+		int ncap = *cap ? *cap * 2 : POINTS_MIN_CAP;
+
+		p = realloc(s->points, (size_t)ncap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		s->points = p;
+		*cap = ncap;
+	}
+	p = &s->points[s->nr_points++];
+	p->t = (double)iv->t_end_ns / (double)NSEC_PER_SEC;
+	p->secs = (double)(iv->t_end_ns - iv->t_start_ns) / (double)NSEC_PER_SEC;
+	memcpy(p->cnt, f->cnt, sizeof(p->cnt));
+	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
+		p->hmax[i] = f->hist[i].max;
+		p->hp99[i] = hist_percentile(f->hist[i].slots,
+					     PCPTOP_HIST_SLOTS, PCT_TAIL);
+	}
+	return 0;
+}
+
+static void add_cpus_zones(struct rec_summary *s, const struct snapshot *snap)
+{
+	int cpu, z, i;
+
+	for (cpu = 0; cpu < snap->nr_cpus; cpu++)
+		for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
+			s->cpu_cnt[cpu][i] += snap_counter(snap, cpu, SNAP_ALL, i);
+	for (z = 0; z < PCPTOP_MAX_ZONES; z++)
+		for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
+			s->zone_cnt[z][i] += snap_counter(snap, SNAP_ALL, z, i);
+}
+
+int rec_summary_load(const char *path, struct rec_summary *s, char *msg,
+		     size_t msglen)
+{
+	struct rec_reader r;
+	struct rec_item it;
+	struct figures f;
+	int err, cap = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->path = path;
+	err = rec_open(&r, path);
+	if (err) {
+		snprintf(msg, msglen, "%s", r.msg);
+		return err;
+	}
+	/* the summary owns the header's allocations; the reader keeps its dims */
+	s->h = r.h;
+	memset(&r.h.f.zones, 0, sizeof(r.h.f.zones));
+	r.h.argc = 0;
+	r.h.argv = NULL;
+	s->cpu_cnt = calloc(s->h.dims.nr_cpus, sizeof(*s->cpu_cnt));
+	if (!s->cpu_cnt) {
+		snprintf(msg, msglen, "%s: out of memory", path);
+		err = -ENOMEM;
+		goto fail;
+	}
+	while (!(err = rec_next(&r, &it)) && it.type != REC_CHUNK_NONE) {
+		if (it.type == REC_CHUNK_END) {
+			s->have_end = true;
+			s->end = it.end;
+			continue;
+		}
+		figures_compute(&r.snap, SNAP_ALL, SNAP_ALL, &f);
+		figures_add(&s->total, &f);
+		add_cpus_zones(s, &r.snap);
+		if (add_point(s, &it.iv, &f, &cap)) {
+			snprintf(msg, msglen, "%s: out of memory", path);
+			err = -ENOMEM;
+			goto fail;
+		}
+		s->recorded_s += (double)(it.iv.t_end_ns - it.iv.t_start_ns) /
+				 (double)NSEC_PER_SEC;
+	}
+	if (err < 0) {
+		s->stop_err = err;
+		snprintf(s->stop_msg, sizeof(s->stop_msg), "%s", r.msg);
+	}
+	s->nr_chunks = r.nr_chunks;
+	rec_close(&r);
+	return 0;
+fail:
+	rec_close(&r);
+	rec_summary_free(s);
+	return err;
+}
+
+void rec_summary_free(struct rec_summary *s)
+{
+	rec_header_free(&s->h);
+	free(s->points);
+	free(s->cpu_cnt);
+	s->points = NULL;
+	s->cpu_cnt = NULL;
+	s->nr_points = 0;
+}
+
+bool rec_events_estimated(const struct rec_summary *s,
+			  const struct fig_desc *d)
+{
+	return fig_events_estimated(d, facts_mode(&s->h.f, d->probe));
+}
+
+const char *rec_zone_name(const struct rec_header *h, int zone)
+{
+	if (zone == PCPTOP_ZONE_UNKNOWN)
+		return "unknown";
+	return facts_zone_name(&h->f, zone);
+}
+
+bool rec_cnt_any(const uint64_t cnt[NR_PCPTOP_COUNTERS])
+{
+	int i;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (d->type == FIG_BATCH &&
+		    ((d->pages >= 0 && cnt[d->pages]) ||
+		     (d->events >= 0 && cnt[d->events])))
+			return true;
+	}
+	return false;
+}
+
+int rec_inferred_scale(const struct rec_summary *s, int *scale)
+{
+	uint64_t largest = 0;
+	int i;
+
+	/* the chunks bounded by batch << scale, as stat infers */
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if ((d->flags & FIG_INFER_SCALE) &&
+		    s->total.hist[d->hist].max > largest)
+			largest = s->total.hist[d->hist].max;
+	}
+	/* pages freed, not asked for: allow the last page's overshoot */
+	return scale_infer_slack(largest, facts_max_batch(&s->h.f),
+				 facts_overshoot_slack(&s->h.f), scale);
+}
+
+void rec_command_line(const struct rec_summary *s, char *buf, size_t len)
+{
+	if (s->h.argc > 0)
+		rec_argv_join(s->h.argc, s->h.argv, buf, len);
+	else
+		snprintf(buf, len, "(none: the whole system was recorded)");
+}
+
+void rec_status_line(const struct rec_summary *s, char *buf, size_t len)
+{
+	const struct rec_end *e = &s->end;
+
+	if (!s->have_end)
+		snprintf(buf, len, "unknown (no end chunk: pcptop record is still running or was killed)");
+	else if (!e->have_command)
+		snprintf(buf, len, "recording ended by %s", e->reason);
+	else if (e->term_signal)
+		snprintf(buf, len, "killed by SIG%s (exit status %d)",
+			 sigabbrev_np(e->term_signal) ?
+				 sigabbrev_np(e->term_signal) : "?",
+			 e->exit_code);
+	else
+		snprintf(buf, len, "exit status %d", e->exit_code);
+}
+
+void rec_start_time(const struct rec_header *h, char *buf, size_t len)
+{
+	time_t t = (time_t)(h->start_realtime_ns / NSEC_PER_SEC);
+	struct tm tm;
+
+	if (!h->start_realtime_ns || !gmtime_r(&t, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(buf, len, "unknown");
+}
+
+static void metric(struct rec_metric *m, int *n, int max, const char *key,
+		   const char *part, const char *unit, double v, bool bound)
+{
+	if (*n >= max)
+		return;
+	snprintf(m[*n].key, sizeof(m[*n].key), "%s%s%s", key,
+		 part ? "." : "", part ? part : "");
+	m[*n].unit = unit;
+	m[*n].v = v;
+	m[*n].bound = bound;
+	(*n)++;
+}
+
+static double secs_of(uint64_t ns)
+{
+	return (double)ns / (double)NSEC_PER_SEC;
+}
+
+static void fig_metrics(const struct rec_summary *s, const struct fig_desc *d,
+			struct rec_metric *m, int *n, int max)
+{
+	const struct figures *t = &s->total;
+
+	switch (d->type) {
+	case FIG_BATCH:
+		metric(m, n, max, d->key, d->events_key, "",
+		       (double)fig_events(d, t), false);
+		metric(m, n, max, d->key, "pages", "pages",
+		       (double)fig_pages(d, t), false);
+		metric(m, n, max, d->key, "avg", "pages", fig_avg(d, t), false);
+		metric(m, n, max, d->key, "max", "pages",
+		       (double)fig_max(d, t), false);
+		if (d->flags & FIG_RATE_DIFF)
+			metric(m, n, max, d->key, "pages_per_s", "pages",
+			       s->recorded_s > 0 ? (double)fig_pages(d, t) /
+							   s->recorded_s :
+						   NAN,
+			       false);
+		break;
+	case FIG_TIME:
+		metric(m, n, max, d->key, "total", "ns",
+		       (double)fig_total(d, t), false);
+		metric(m, n, max, d->key, "p50", "ns",
+		       (double)fig_pct(d, t, PCT_MEDIAN), true);
+		metric(m, n, max, d->key, "p99", "ns",
+		       (double)fig_pct(d, t, PCT_TAIL), true);
+		metric(m, n, max, d->key, "max", "ns", (double)fig_max(d, t),
+		       false);
+		break;
+	case FIG_CHECK:
+		break;
+	}
+}
+
+int rec_metrics(const struct rec_summary *s, struct rec_metric *m, int max)
+{
+	bool cmd = s->have_end && s->end.have_command;
+	int n = 0, i;
+
+	metric(m, &n, max, "command.wall_s", NULL, "s",
+	       cmd ? secs_of(s->end.wall_ns) : NAN, false);
+	metric(m, &n, max, "command.user_s", NULL, "s",
+	       cmd ? secs_of(s->end.utime_ns) : NAN, false);
+	metric(m, &n, max, "command.sys_s", NULL, "s",
+	       cmd ? secs_of(s->end.stime_ns) : NAN, false);
+	metric(m, &n, max, "recorded_s", NULL, "s", s->recorded_s, false);
+	metric(m, &n, max, "intervals", NULL, "", s->nr_points, false);
+	for (i = 0; i < nr_figs; i++)
+		fig_metrics(s, &fig_table[i], m, &n, max);
+	return n;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A recording read into what report and diff show: the header facts, the
+ * end chunk, totals over the whole run, per-CPU and per-zone totals and a
+ * timeline of one point per interval. Read once, streamed: only one
+ * interval's raw arrays are in memory at a time.
+ */
+#ifndef PCPTOP_RECSUM_H
+#define PCPTOP_RECSUM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "figures.h"
+#include "recfile.h"
+
+struct rec_point {
+	double t;		/* end of the interval, seconds since the start */
+	double secs;		/* its length */
+	uint64_t cnt[NR_PCPTOP_COUNTERS];
+	uint64_t hmax[NR_PCPTOP_HISTS];
+	uint64_t hp99[NR_PCPTOP_HISTS];	/* log2 bucket bound */
+};
+
+struct rec_summary {
+	const char *path;
+	struct rec_header h;
+	bool have_end;
+	struct rec_end end;
+	int nr_points;
+	struct rec_point *points;
+	struct figures total;
+	uint64_t (*cpu_cnt)[NR_PCPTOP_COUNTERS];	/* [h.dims.nr_cpus] */
+	/* by struct zone index; PCPTOP_ZONE_UNKNOWN holds tracepoint events */
+	uint64_t zone_cnt[PCPTOP_MAX_ZONES][NR_PCPTOP_COUNTERS];
+	double recorded_s;
+	uint32_t nr_chunks;
+	/* why reading stopped before the end of the file, 0 if it did not */
+	int stop_err;
+	char stop_msg[REC_ERR_LEN];
+};
+
+/*
+ * 0, or -errno when not even the header is readable (msg says why). A
+ * readable prefix is a success: stop_err and stop_msg tell the rest.
+ */
+int rec_summary_load(const char *path, struct rec_summary *s, char *msg,
+		     size_t msglen);
+void rec_summary_free(struct rec_summary *s);
+
+/* whether a figure's events / pages were estimated in this recording */
+bool rec_events_estimated(const struct rec_summary *s,
+			  const struct fig_desc *d);
+/* zone index -> name as node 0 lists them in /proc/zoneinfo, "unknown" */
+const char *rec_zone_name(const struct rec_header *h, int zone);
+/* whether any figure moved pages or had events in this counter row */
+bool rec_cnt_any(const uint64_t cnt[NR_PCPTOP_COUNTERS]);
+/* the scale the largest flush/drain/decay chunk proves: 0 or -ENODATA */
+int rec_inferred_scale(const struct rec_summary *s, int *scale);
+/* "bonnie++ ... exited 0", "... killed by SIGKILL", "(system-wide)" */
+void rec_command_line(const struct rec_summary *s, char *buf, size_t len);
+void rec_status_line(const struct rec_summary *s, char *buf, size_t len);
+/* "2025-05-01 12:00:00 UTC" */
+void rec_start_time(const struct rec_header *h, char *buf, size_t len);
+
+/* one figure per comparable quantity, for diff's table, JSON and HTML */
+struct rec_metric {
+	char key[48];		/* "bulk_free.pages" */
+	const char *unit;	/* "", "s", "ns", "pages" */
+	double v;		/* NaN when the recording lacks it */
+	bool bound;		/* a log2 bucket bound ("<="), not a count */
+};
+
+#define REC_MAX_METRICS 64
+int rec_metrics(const struct rec_summary *s, struct rec_metric *m, int max);
+
+#endif /* PCPTOP_RECSUM_H */

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pcptop report and pcptop diff: read recordings back and show totals, a
+ * timeline and histograms (report), or two runs side by side with deltas
+ * (diff), as text, JSON, CSV or one self-contained HTML page.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "report.h"
+#include "units.h"
+
+void report_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: pcptop report [FILE] [--json | --csv] [--html OUT] [-T] [-H]\n"
+		"\n"
+		"Reads a recording of 'pcptop record' (default %s) and shows:\n"
+		"  - the PCP batch scale and its source, kernel, probe modes, the command,\n"
+		"    its exit status and wall time;\n"
+		"  - totals: calls, pages, average and largest batch of bulk frees, refills,\n"
+		"    free_high flushes, decay trims and drains, zone->lock time percentiles;\n"
+		"  - pages per CPU, a timeline of one line per interval, and the log2\n"
+		"    histograms of the whole run.\n"
+		"A file still being recorded, or cut short by a crash, is read up to its last\n"
+		"whole chunk, with a warning.\n"
+		"\n"
+		"  -j, --json         one JSON document: facts, totals, timeline, histograms\n"
+		"      --csv          the timeline as CSV, one row per interval\n"
+		"      --html OUT     also write one self-contained HTML page (inline SVG\n"
+		"                     plots, nothing fetched from the network); '-' is stdout.\n"
+		"                     Without --json/--csv nothing else is printed\n"
+		"  -T, --no-timeline  text: leave out the per-interval lines\n"
+		"  -H, --no-hist      text: leave out the histograms\n"
+		"  -h, --help         this text\n"
+		"\n"
+		"Figures marked '~' come from tracepoint event runs and are estimates.\n"
+		"Exit status: 0 (also for a readable prefix), 2 when FILE is not a readable\n"
+		"recording.\n"
+		"\n"
+		"Examples:\n"
+		"  pcptop report                           text report of pcptop.data\n"
+		"  pcptop report run.data --json | jq .totals.bulk_free\n"
+		"  pcptop report run.data --html run.html  a page to mail or attach\n"
+		"  pcptop report run.data --csv > run.csv  the timeline for a spreadsheet\n",
+		DEFAULT_RECORDING);
+}
+
+void diff_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: pcptop diff A B [--json] [--html OUT]\n"
+		"\n"
+		"Two recordings side by side: each one's kernel, scale and its source, probe\n"
+		"modes and command; totals with the absolute and relative change from A to\n"
+		"B; each histogram's p50, p99 and max. Typically the same benchmark under two\n"
+		"PCP batch scales.\n"
+		"\n"
+		"  -j, --json      one JSON document: both sides and the deltas\n"
+		"      --html OUT  also write one self-contained HTML page; '-' is stdout\n"
+		"  -h, --help      this text\n"
+		"\n"
+		"Percentiles are log2 bucket bounds ('<='): they move in powers of two.\n"
+		"\n"
+		"Example:\n"
+		"  pcptop record -o s5.data -- bonnie++ -d /mnt/t -s 2048 -r 1024 -n 0 -u root\n"
+		"  (reboot with pcp_batch_scale_max=0)\n"
+		"  pcptop record -o s0.data -- bonnie++ -d /mnt/t -s 2048 -r 1024 -n 0 -u root\n"
+		"  pcptop diff s5.data s0.data\n");
+}
+
+double report_delta_pct(double a, double b)
+{
+	if (isnan(a) || isnan(b) || a == 0)
+		return NAN;
+	return (b - a) / fabs(a) * PERCENT;
+}
+
+/* load one recording; a readable prefix is fine, with a warning */
+static int load(const char *path, struct rec_summary *s)
+{
+	char msg[REC_ERR_LEN];
+	int err;
+
+	err = rec_summary_load(path, s, msg, sizeof(msg));
+	if (err) {
+		cli_warn("%s", msg);
+		/* not a readable recording is bad input, whatever the errno */
+		return err == -ENOMEM ? err : -EINVAL;
+	}
+	if (s->stop_err)
+		cli_warn("warning: %s: %s; showing the %d whole intervals before it",
+			 path, s->stop_msg, s->nr_points);
+	else if (!s->have_end)
+		cli_warn("warning: %s has no end chunk: pcptop record is still running or was killed; showing %d intervals",
+			 path, s->nr_points);
+	return 0;
+}
+
+/* write an HTML page to OUT, "-" being stdout; 0 or -errno */
+static int write_html(const char *out, const struct rec_summary *a,
+		      const struct rec_summary *b)
+{
+	bool to_stdout = !strcmp(out, "-");
+	FILE *f = to_stdout ? stdout : fopen(out, "w");
+	int err = 0;
+
+	if (!f) {
+		cli_warn("cannot write %s: %s", out, strerror(errno));
+		return -EINVAL;
+	}
+	if (b)
+		diff_html(f, a, b);
+	else
+		report_html(f, a);
+	if (fflush(f) || ferror(f))
+		err = -EIO;
+	if (!to_stdout && fclose(f) && !err)
+		err = -errno;
+	if (err) {
+		cli_warn("writing %s: %s", out, strerror(-err));
+		return -EIO;
+	}
+	if (!to_stdout)
+		fprintf(stderr, "pcptop: wrote %s\n", out);
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	struct rec_summary s;
+	int err;
+
+	err = cli_parse_report(argc, argv, &o, false);
+	if (err || o.help) {
+		if (o.help)
+			report_usage(stdout);
+		return cli_status(err);
+	}
+	err = load(o.files[0], &s);
+	if (err)
+		return cli_status(err);
+	if (o.fmt == FMT_JSON)
+		report_json(stdout, &s);
+	else if (o.fmt == FMT_CSV)
+		report_csv(stdout, &s);
+	else if (!o.html)
+		report_text(stdout, &s, o.timeline, o.hists);
+	fflush(stdout);
+	if (o.html)
+		err = write_html(o.html, &s, NULL);
+	rec_summary_free(&s);
+	return cli_status(err);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct report_opts o;
+	struct rec_summary a, b;
+	int err;
+
+	err = cli_parse_report(argc, argv, &o, true);
+	if (err || o.help) {
+		if (o.help)
+			diff_usage(stdout);
+		return cli_status(err);
+	}
+	err = load(o.files[0], &a);
+	if (err)
+		return cli_status(err);
+	err = load(o.files[1], &b);
+	if (err) {
+		rec_summary_free(&a);
+		return cli_status(err);
+	}
+	if (o.fmt == FMT_JSON)
+		diff_json(stdout, &a, &b);
+	else if (!o.html)
+		diff_text(stdout, &a, &b);
+	fflush(stdout);
+	if (o.html)
+		err = write_html(o.html, &a, &b);
+	rec_summary_free(&a);
+	rec_summary_free(&b);
+	return cli_status(err);
+}

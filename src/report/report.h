@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The outputs of pcptop report and pcptop diff, one file per format. All
+ * of them write to a FILE and touch nothing else, so the unit tests run
+ * them on fixture recordings.
+ */
+#ifndef PCPTOP_REPORT_H
+#define PCPTOP_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "recsum.h"
+
+/* report_text.c */
+void report_text(FILE *f, const struct rec_summary *s, bool timeline,
+		 bool hists);
+void diff_text(FILE *f, const struct rec_summary *a,
+	       const struct rec_summary *b);
+
+/* report_json.c */
+void report_json(FILE *f, const struct rec_summary *s);
+void report_csv(FILE *f, const struct rec_summary *s);
+void diff_json(FILE *f, const struct rec_summary *a,
+	       const struct rec_summary *b);
+
+/* report_html.c: one self-contained page, inline SVG, no network */
+void report_html(FILE *f, const struct rec_summary *s);
+void diff_html(FILE *f, const struct rec_summary *a,
+	       const struct rec_summary *b);
+
+/* shared by the formats: b - a as a percentage of a (NaN without a) */
+double report_delta_pct(double a, double b);
+
+#endif /* PCPTOP_REPORT_H */

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report --html and diff --html: one self-contained page. The plots are
+ * inline SVG (svg.c), the style is inline CSS, and nothing refers to the
+ * network, so the page can be mailed, attached to a bug or opened on a
+ * board with no connection.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hist.h"
+#include "report.h"
+#include "svg.h"
+#include "units.h"
+
+#define LINE_LEN 512
+#define MAX_RATE_SERIES 8
+
+static const char css[] =
+	"body{font-family:sans-serif;margin:24px auto;max-width:1160px;color:#222}"
+	"h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}"
+	"table{border-collapse:collapse;margin:8px 0}"
+	"td,th{padding:3px 12px;text-align:right;border-bottom:1px solid #eee}"
+	"th{background:#f4f4f4}table.facts td,table.facts th{text-align:left}"
+	"table.facts td:first-child{font-weight:bold;white-space:nowrap}"
+	".grid{display:grid;grid-template-columns:repeat(2,1fr);gap:14px}"
+	".warn{background:#fff3cd;padding:8px;border:1px solid #e0c060}"
+	"svg{background:#fff;border:1px solid #ddd}"
+	"svg text{font-family:sans-serif;font-size:12px;fill:#333}"
+	"svg .title{font-size:14px;font-weight:bold}"
+	".grid-line{stroke:#e6e6e6}.axis{stroke:#888}"
+	"footer{margin-top:30px;color:#777;font-size:12px}";
+
+/* pages/s of one counter over a recording's intervals */
+static int series_rate(struct svg_series *sr, const char *name,
+		       const struct rec_summary *s, int counter)
+{
+	int i;
+
+	sr->name = name;
+	sr->n = s->nr_points;
+	sr->x = calloc(s->nr_points ? s->nr_points : 1, sizeof(double));
+	sr->y = calloc(s->nr_points ? s->nr_points : 1, sizeof(double));
+	if (!sr->x || !sr->y)
+		return -1;
+	for (i = 0; i < s->nr_points; i++) {
+		const struct rec_point *p = &s->points[i];
+
+		sr->x[i] = p->t;
+		sr->y[i] = p->secs > 0 ? (double)p->cnt[counter] / p->secs : 0;
+	}
+	return 0;
+}
+
+static void series_free(struct svg_series *sr)
+{
+	free(sr->x);
+	free(sr->y);
+}
+
+static void page_open(FILE *f, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
+	html_esc(f, title);
+	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
+	html_esc(f, title);
+	fputs("</h1>\n", f);
+}
+
+static void page_close(FILE *f, const struct rec_summary *s)
+{
+	fputs("<footer>Made by pcptop ", f);
+	html_esc(f, s->h.pcptop_version);
+	fputs(" (pcptop report/diff). Figures marked ~ are estimated from tracepoint event runs; percentiles are log2 bucket bounds.</footer>\n</body>\n</html>\n", f);
+}
+
+static void fact(FILE *f, const char *key, const char *const *vals, int n)
+{
+	int i;
+
+	fputs("<tr><td>", f);
+	html_esc(f, key);
+	fputs("</td>", f);
+	for (i = 0; i < n; i++) {
+		fputs("<td>", f);
+		html_esc(f, vals[i]);
+		fputs("</td>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+/* the facts of n recordings, one column each */
+static void facts_table(FILE *f, const struct rec_summary *const *s, int n)
+{
+	char buf[8][4][LINE_LEN];
+	const char *v[4];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct rec_end *e = &s[i]->end;
+
+		const struct facts *fa = &s[i]->h.f;
+
+		facts_scale_line(fa, buf[0][i], LINE_LEN);
+		snprintf(buf[1][i], LINE_LEN, "%s %s on %s, %u CPUs",
+			 fa->release, fa->arch, fa->hostname,
+			 s[i]->h.dims.nr_cpus);
+		snprintf(buf[2][i], LINE_LEN, "%s%s", fa->mode_summary,
+			 facts_estimated(fa, PROBE_BULK_FREE) ?
+				 " (figures estimated)" : "");
+		rec_command_line(s[i], buf[3][i], LINE_LEN);
+		rec_status_line(s[i], buf[4][i], LINE_LEN);
+		if (s[i]->have_end && e->have_command)
+			snprintf(buf[5][i], LINE_LEN, "%.2f s (user %.2f s, sys %.2f s)",
+				 (double)e->wall_ns / (double)NSEC_PER_SEC,
+				 (double)e->utime_ns / (double)NSEC_PER_SEC,
+				 (double)e->stime_ns / (double)NSEC_PER_SEC);
+		else
+			snprintf(buf[5][i], LINE_LEN, "-");
+		rec_start_time(&s[i]->h, buf[6][i], LINE_LEN);
+		snprintf(buf[7][i], LINE_LEN, "%s: %d intervals, %.1f s", s[i]->path,
+			 s[i]->nr_points, s[i]->recorded_s);
+	}
+	fputs("<table class=\"facts\">\n", f);
+	if (n > 1)
+		fputs("<tr><th></th><th>A</th><th>B</th></tr>\n", f);
+#define ROW(key, idx)						\
+	do {							\
+		for (i = 0; i < n; i++)				\
+			v[i] = buf[idx][i];			\
+		fact(f, key, v, n);				\
+	} while (0)
+	ROW("Scale", 0);
+	ROW("Kernel", 1);
+	ROW("Probes", 2);
+	ROW("Command", 3);
+	ROW("Exit status", 4);
+	ROW("Wall time", 5);
+	ROW("Started", 6);
+	ROW("Recording", 7);
+#undef ROW
+	fputs("</table>\n", f);
+}
+
+static void warnings(FILE *f, const struct rec_summary *s)
+{
+	if (!s->stop_err && s->have_end)
+		return;
+	fputs("<p class=\"warn\">", f);
+	html_esc(f, s->path);
+	fputs(": ", f);
+	html_esc(f, s->stop_err ? s->stop_msg :
+			     "no end chunk: still being recorded, or pcptop record was killed");
+	fputs("; the readable prefix is shown.</p>\n", f);
+}
+
+static void totals_table(FILE *f, const struct rec_summary *s)
+{
+	const struct figures *t = &s->total;
+	double secs = s->recorded_s > 0 ? s->recorded_s : 1;
+	int i;
+
+	fputs("<table>\n<tr><th></th><th>calls</th><th>pages</th><th>calls/s</th><th>avg pages</th><th>max pages</th></tr>\n",
+	      f);
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (d->type != FIG_BATCH)
+			continue;
+		fprintf(f, "<tr><th>%s</th><td>%llu%s</td><td>%llu</td><td>%.1f</td><td>%.1f</td><td>%llu</td></tr>\n",
+			d->key, (unsigned long long)fig_events(d, t),
+			rec_events_estimated(s, d) ? " ~" : "",
+			(unsigned long long)fig_pages(d, t),
+			(double)fig_events(d, t) / secs, fig_avg(d, t),
+			(unsigned long long)fig_max(d, t));
+	}
+	fputs("</table>\n", f);
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (d->type != FIG_TIME)
+			continue;
+		fputs("<p>", f);
+		html_esc(f, d->title);
+		fprintf(f, "%s: p50 &le; %llu ns, p99 &le; %llu ns, max %llu ns, total %.1f ms.</p>\n",
+			rec_events_estimated(s, d) ? " ~" : "",
+			(unsigned long long)fig_pct(d, t, PCT_MEDIAN),
+			(unsigned long long)fig_pct(d, t, PCT_TAIL),
+			(unsigned long long)fig_max(d, t),
+			(double)fig_total(d, t) / (double)NSEC_PER_MSEC);
+	}
+}
+
+/* the plots marked always_plotted, the others when they hold data */
+static bool hist_wanted(int h, const struct rec_summary *const *s, int n)
+{
+	int i;
+
+	if (hist_table[h].always_plotted)
+		return true;
+	for (i = 0; i < n; i++)
+		if (s[i]->total.hist[h].samples)
+			return true;
+	return false;
+}
+
+static void hist_grid(FILE *f, const struct rec_summary *const *s,
+		      const char *const *names, int n)
+{
+	const struct figure_hist *hs[2];
+	int h, i;
+
+	fputs("<h2>Histograms</h2>\n<div class=\"grid\">\n", f);
+	for (h = 0; h < NR_PCPTOP_HISTS; h++) {
+		if (!hist_wanted(h, s, n))
+			continue;
+		for (i = 0; i < n; i++)
+			hs[i] = &s[i]->total.hist[h];
+		fputs("<div>", f);
+		svg_bars(f, hist_table[h].title, hist_table[h].unit, hs, names,
+			 n);
+		fputs("</div>\n", f);
+	}
+	fputs("</div>\n", f);
+}
+
+static void timeline(FILE *f, const struct rec_summary *const *s,
+		     const char *const *tags, int n)
+{
+	char names[MAX_RATE_SERIES][64];
+	struct svg_series sr[MAX_RATE_SERIES] = {};
+	int i, k, m = 0;
+	bool ok = true;
+
+	/* A's lines first, then B's: B's are dashed */
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < nr_figs && m < MAX_RATE_SERIES; k++) {
+			const struct fig_desc *d = &fig_table[k];
+
+			if (!(d->flags & FIG_HTML_RATE))
+				continue;
+			snprintf(names[m], sizeof(names[m]), "%s%s%s pages/s",
+				 tags[i], tags[i][0] ? " " : "", d->key);
+			if (series_rate(&sr[m], names[m], s[i], d->pages))
+				ok = false;
+			m++;
+		}
+	}
+	fputs("<h2>Timeline</h2>\n", f);
+	if (ok)
+		svg_lines(f, "bulk free and refill pages/s", "pages/s",
+			  sr, m, n > 1);
+	for (i = 0; i < m; i++)
+		series_free(&sr[i]);
+}
+
+void report_html(FILE *f, const struct rec_summary *s)
+{
+	const struct rec_summary *one[1] = { s };
+	const char *names[1] = { "" };
+	char title[LINE_LEN];
+
+	snprintf(title, sizeof(title), "pcptop report: %s", s->path);
+	page_open(f, title);
+	warnings(f, s);
+	facts_table(f, one, 1);
+	fputs("<h2>Totals</h2>\n", f);
+	totals_table(f, s);
+	timeline(f, one, names, 1);
+	hist_grid(f, one, names, 1);
+	page_close(f, s);
+}
+
+static void cell(FILE *f, const char *prefix, double v, bool sign)
+{
+	bool whole = v > -1e15 && v < 1e15 && v == (double)(long long)v;
+
+	if (isnan(v))
+		fputs("<td>-</td>", f);
+	else if (whole)
+		fprintf(f, sign ? "<td>%s%+.0f</td>" : "<td>%s%.0f</td>", prefix, v);
+	else
+		fprintf(f, sign ? "<td>%s%+.2f</td>" : "<td>%s%.2f</td>", prefix, v);
+}
+
+static void delta_table(FILE *f, const struct rec_summary *a,
+			const struct rec_summary *b)
+{
+	struct rec_metric ma[REC_MAX_METRICS], mb[REC_MAX_METRICS];
+	int n, i;
+
+	n = rec_metrics(a, ma, REC_MAX_METRICS);
+	rec_metrics(b, mb, REC_MAX_METRICS);
+	fputs("<table>\n<tr><th></th><th>A</th><th>B</th><th>B &minus; A</th><th>%</th></tr>\n",
+	      f);
+	for (i = 0; i < n; i++) {
+		double pct = report_delta_pct(ma[i].v, mb[i].v);
+		const char *le = ma[i].bound ? "&le;" : "";
+
+		fprintf(f, "<tr><th>%s</th>", ma[i].key);
+		cell(f, le, ma[i].v, false);
+		cell(f, le, mb[i].v, false);
+		cell(f, "", mb[i].v - ma[i].v, true);
+		if (isnan(pct))
+			fputs("<td>-</td></tr>\n", f);
+		else
+			fprintf(f, "<td>%+.1f%%</td></tr>\n", pct);
+	}
+	fputs("</table>\n", f);
+}
+
+void diff_html(FILE *f, const struct rec_summary *a,
+	       const struct rec_summary *b)
+{
+	const struct rec_summary *two[2] = { a, b };
+	const char *names[2] = { "A", "B" };
+	char title[LINE_LEN];
+
+	snprintf(title, sizeof(title), "pcptop diff: %s vs %s", a->path,
+		 b->path);
+	page_open(f, title);
+	warnings(f, a);
+	warnings(f, b);
+	facts_table(f, two, 2);
+	fputs("<h2>Totals, B against A</h2>\n", f);
+	delta_table(f, a, b);
+	timeline(f, two, names, 2);
+	hist_grid(f, two, names, 2);
+	page_close(f, a);
+}

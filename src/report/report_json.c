@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report --json, report --csv and diff --json. Keys follow stat --json
+ * and info --json where they say the same thing, so one jq filter reads
+ * a live interval and a recording's totals alike.
+ */
+#include <math.h>
+#include <stdio.h>
+#include "hist.h"
+#include "json.h"
+#include "json_facts.h"
+#include "report.h"
+#include "units.h"
+
+#define LINE_LEN 512
+
+static void j_num(struct json_writer *w, const char *key, double v)
+{
+	if (isnan(v))
+		json_null(w, key);
+	else
+		json_double(w, key, v);
+}
+
+static double secs_of(uint64_t ns)
+{
+	return (double)ns / (double)NSEC_PER_SEC;
+}
+
+static void j_scale(struct json_writer *w, const struct rec_summary *s)
+{
+	int inferred;
+
+	json_obj_begin(w, "scale");
+	json_scale_fields(w, &s->h.f.scale);
+	if (!rec_inferred_scale(s, &inferred))
+		json_int(w, "inferred_at_least", inferred);
+	else
+		json_null(w, "inferred_at_least");
+	json_obj_end(w);
+}
+
+static void j_command(struct json_writer *w, const struct rec_summary *s)
+{
+	const struct rec_end *e = &s->end;
+	int i;
+
+	if (!s->h.argc) {
+		json_null(w, "command");
+		return;
+	}
+	json_obj_begin(w, "command");
+	json_arr_begin(w, "argv");
+	for (i = 0; i < s->h.argc; i++)
+		json_str(w, NULL, s->h.argv[i]);
+	json_arr_end(w);
+	if (s->have_end && e->have_command) {
+		json_int(w, "exit_status", e->exit_code);
+		if (e->term_signal)
+			json_int(w, "signal", e->term_signal);
+		else
+			json_null(w, "signal");
+		json_double(w, "wall_s", secs_of(e->wall_ns));
+		json_double(w, "user_s", secs_of(e->utime_ns));
+		json_double(w, "sys_s", secs_of(e->stime_ns));
+	} else {
+		/* no end chunk: the command's fate is not known */
+		json_null(w, "exit_status");
+		json_null(w, "wall_s");
+	}
+	json_obj_end(w);
+}
+
+static void j_counters(struct json_writer *w, const uint64_t *cnt)
+{
+	int i;
+
+	for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
+		json_u64(w, counter_key(i), cnt[i]);
+}
+
+static void j_totals(struct json_writer *w, const struct rec_summary *s)
+{
+	int i;
+
+	json_obj_begin(w, "totals");
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (d->type != FIG_CHECK || s->h.f.cross_check)
+			json_figure(w, d, &s->total,
+				    rec_events_estimated(s, d), s->recorded_s);
+	}
+	json_obj_begin(w, "counters");
+	j_counters(w, s->total.cnt);
+	json_obj_end(w);
+	json_obj_end(w);
+}
+
+/* per_cpu for every CPU, per_zone for the zones where anything happened */
+static void j_split(struct json_writer *w, const struct rec_summary *s)
+{
+	uint32_t cpu;
+	int z;
+
+	json_arr_begin(w, "per_cpu");
+	for (cpu = 0; cpu < s->h.dims.nr_cpus; cpu++) {
+		json_obj_begin(w, NULL);
+		json_int(w, "cpu", cpu);
+		j_counters(w, s->cpu_cnt[cpu]);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+	json_arr_begin(w, "per_zone");
+	for (z = 0; z < PCPTOP_MAX_ZONES; z++) {
+		if (!rec_cnt_any(s->zone_cnt[z]))
+			continue;
+		json_obj_begin(w, NULL);
+		json_int(w, "zone", z);
+		json_str(w, "name", rec_zone_name(&s->h, z));
+		j_counters(w, s->zone_cnt[z]);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
+
+/* the largest and the p99 of each interval, for every figure that has one */
+static void j_point_hists(struct json_writer *w, const struct rec_point *p)
+{
+	char key[64];
+	int i;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (d->flags & FIG_TL_MAX) {
+			snprintf(key, sizeof(key), "%s_max", d->key);
+			json_u64(w, key, p->hmax[d->hist]);
+		}
+		if (d->flags & FIG_TL_P99) {
+			snprintf(key, sizeof(key), "%s_p99", d->key);
+			json_u64(w, key, p->hp99[d->hist]);
+		}
+	}
+}
+
+static void j_timeline(struct json_writer *w, const struct rec_summary *s)
+{
+	int i;
+
+	json_arr_begin(w, "timeline");
+	for (i = 0; i < s->nr_points; i++) {
+		const struct rec_point *p = &s->points[i];
+
+		json_obj_begin(w, NULL);
+		json_double(w, "t", p->t);
+		json_double(w, "interval_s", p->secs);
+		j_counters(w, p->cnt);
+		j_point_hists(w, p);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
+
+/* what the file is and where reading stopped */
+static void j_recording(struct json_writer *w, const struct rec_summary *s)
+{
+	char line[LINE_LEN];
+	char ver[16];
+
+	json_str(w, "file", s->path);
+	snprintf(ver, sizeof(ver), "%u.%u", s->h.version_major,
+		 s->h.version_minor);
+	json_str(w, "format", ver);
+	json_str(w, "pcptop_version", s->h.pcptop_version);
+	rec_start_time(&s->h, line, sizeof(line));
+	json_str(w, "start", line);
+	json_double(w, "start_unix", secs_of(s->h.start_realtime_ns));
+	json_double(w, "interval_s", secs_of(s->h.interval_ns));
+	json_int(w, "intervals", s->nr_points);
+	json_double(w, "duration_s", s->recorded_s);
+	json_bool(w, "complete", s->have_end && !s->stop_err);
+	if (s->stop_err)
+		json_str(w, "warning", s->stop_msg);
+	else if (!s->have_end)
+		json_str(w, "warning", "no end chunk");
+	else
+		json_null(w, "warning");
+	json_str(w, "end_reason", s->have_end ? s->end.reason : NULL);
+}
+
+static void j_facts(struct json_writer *w, const struct rec_summary *s)
+{
+	j_scale(w, s);
+	json_facts(w, &s->h.f, (int)s->h.dims.nr_cpus);
+	j_command(w, s);
+}
+
+void report_json(FILE *f, const struct rec_summary *s)
+{
+	struct json_writer w;
+	int h;
+
+	json_init(&w, f);
+	json_obj_begin(&w, NULL);
+	j_recording(&w, s);
+	j_facts(&w, s);
+	j_totals(&w, s);
+	j_split(&w, s);
+	j_timeline(&w, s);
+	json_obj_begin(&w, "hist");
+	for (h = 0; h < NR_PCPTOP_HISTS; h++)
+		json_log2_hist(&w, hist_table[h].key, s->total.hist[h].slots,
+			       PCPTOP_HIST_SLOTS);
+	json_obj_end(&w);
+	json_obj_end(&w);
+	json_end_line(&w);
+}
+
+void report_csv(FILE *f, const struct rec_summary *s)
+{
+	int i, c, k;
+
+	fputs("t_s,interval_s", f);
+	for (c = 0; c < NR_PCPTOP_COUNTERS; c++)
+		fprintf(f, ",%s", counter_key(c));
+	for (k = 0; k < nr_figs; k++) {
+		if (fig_table[k].flags & FIG_TL_MAX)
+			fprintf(f, ",%s_max", fig_table[k].key);
+		if (fig_table[k].flags & FIG_TL_P99)
+			fprintf(f, ",%s_p99", fig_table[k].key);
+	}
+	fputc('\n', f);
+	for (i = 0; i < s->nr_points; i++) {
+		const struct rec_point *p = &s->points[i];
+
+		fprintf(f, "%.3f,%.3f", p->t, p->secs);
+		for (c = 0; c < NR_PCPTOP_COUNTERS; c++)
+			fprintf(f, ",%llu", (unsigned long long)p->cnt[c]);
+		for (k = 0; k < nr_figs; k++) {
+			const struct fig_desc *d = &fig_table[k];
+
+			if (d->flags & FIG_TL_MAX)
+				fprintf(f, ",%llu",
+					(unsigned long long)p->hmax[d->hist]);
+			if (d->flags & FIG_TL_P99)
+				fprintf(f, ",%llu",
+					(unsigned long long)p->hp99[d->hist]);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void j_side(struct json_writer *w, const char *key,
+		   const struct rec_summary *s)
+{
+	json_obj_begin(w, key);
+	j_recording(w, s);
+	j_facts(w, s);
+	j_totals(w, s);
+	json_obj_end(w);
+}
+
+void diff_json(FILE *f, const struct rec_summary *a,
+	       const struct rec_summary *b)
+{
+	struct rec_metric ma[REC_MAX_METRICS], mb[REC_MAX_METRICS];
+	struct json_writer w;
+	int n, i, h;
+
+	n = rec_metrics(a, ma, REC_MAX_METRICS);
+	rec_metrics(b, mb, REC_MAX_METRICS);
+	json_init(&w, f);
+	json_obj_begin(&w, NULL);
+	j_side(&w, "a", a);
+	j_side(&w, "b", b);
+	json_obj_begin(&w, "delta");
+	for (i = 0; i < n; i++) {
+		json_obj_begin(&w, ma[i].key);
+		j_num(&w, "a", ma[i].v);
+		j_num(&w, "b", mb[i].v);
+		j_num(&w, "delta", mb[i].v - ma[i].v);
+		j_num(&w, "pct", report_delta_pct(ma[i].v, mb[i].v));
+		if (ma[i].unit[0])
+			json_str(&w, "unit", ma[i].unit);
+		json_obj_end(&w);
+	}
+	json_obj_end(&w);
+	json_obj_begin(&w, "hist");
+	for (h = 0; h < NR_PCPTOP_HISTS; h++) {
+		const struct figure_hist *x = &a->total.hist[h];
+		const struct figure_hist *y = &b->total.hist[h];
+
+		json_obj_begin(&w, hist_table[h].key);
+		json_str(&w, "unit", hist_table[h].unit);
+		json_arr_begin(&w, "p50");
+		json_u64(&w, NULL, hist_percentile(x->slots, PCPTOP_HIST_SLOTS, PCT_MEDIAN));
+		json_u64(&w, NULL, hist_percentile(y->slots, PCPTOP_HIST_SLOTS, PCT_MEDIAN));
+		json_arr_end(&w);
+		json_arr_begin(&w, "p99");
+		json_u64(&w, NULL, hist_percentile(x->slots, PCPTOP_HIST_SLOTS, PCT_TAIL));
+		json_u64(&w, NULL, hist_percentile(y->slots, PCPTOP_HIST_SLOTS, PCT_TAIL));
+		json_arr_end(&w);
+		json_arr_begin(&w, "max");
+		json_u64(&w, NULL, x->max);
+		json_u64(&w, NULL, y->max);
+		json_arr_end(&w);
+		json_arr_begin(&w, "samples");
+		json_u64(&w, NULL, x->samples);
+		json_u64(&w, NULL, y->samples);
+		json_arr_end(&w);
+		json_log2_hist(&w, "a", x->slots, PCPTOP_HIST_SLOTS);
+		json_log2_hist(&w, "b", y->slots, PCPTOP_HIST_SLOTS);
+		json_obj_end(&w);
+	}
+	json_obj_end(&w);
+	json_obj_end(&w);
+	json_end_line(&w);
+}

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report and diff as text: facts, totals, pages per CPU and zone, a
+ * timeline and the histograms; or two recordings side by side. Every row
+ * and column comes from figtab.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "hist.h"
+#include "report.h"
+#include "units.h"
+
+#define LINE_LEN 512
+#define NUM_LEN 32
+/* the timeline's columns */
+#define TL_NUM_W 8
+#define TL_MAX_W 5
+#define TL_MAX_COLS 24
+
+static double secs_of(uint64_t ns)
+{
+	return (double)ns / (double)NSEC_PER_SEC;
+}
+
+static const char *mark(const struct rec_summary *s, const struct fig_desc *d)
+{
+	return rec_events_estimated(s, d) ? "~" : "";
+}
+
+static void print_facts(FILE *out, const struct rec_summary *s)
+{
+	const struct rec_header *h = &s->h;
+	const struct facts *fa = &h->f;
+	const struct rec_end *e = &s->end;
+	char line[LINE_LEN];
+	int i;
+
+	facts_scale_line(fa, line, sizeof(line));
+	fprintf(out, "%s\n", line);
+	rec_start_time(h, line, sizeof(line));
+	fprintf(out, "recording  %s: %d intervals, %.1f s from %s, every %g s; pcptop %s, format %u.%u\n",
+		s->path, s->nr_points, s->recorded_s, line,
+		secs_of(h->interval_ns), h->pcptop_version, h->version_major,
+		h->version_minor);
+	fprintf(out, "kernel     %s %s on %s, %u CPUs; probes:", fa->release,
+		fa->arch, fa->hostname, h->dims.nr_cpus);
+	for (i = 0; i < fa->nr_probes; i++)
+		fprintf(out, " %s=%s%s", fa->probes[i].name,
+			fa->probes[i].mode_name,
+			fa->probes[i].estimated ? "~" : "");
+	fprintf(out, "\n");
+	rec_command_line(s, line, sizeof(line));
+	fprintf(out, "command    %s\n", line);
+	rec_status_line(s, line, sizeof(line));
+	if (s->have_end && e->have_command)
+		fprintf(out, "           %s, wall %.2f s (user %.2f s, sys %.2f s)\n",
+			line, secs_of(e->wall_ns), secs_of(e->utime_ns),
+			secs_of(e->stime_ns));
+	else if (h->argc || !s->have_end)
+		fprintf(out, "           %s\n", line);
+	fprintf(out, "pagesets   largest batch %d", facts_max_batch(fa));
+	if (fa->pageblock_order >= 0)
+		fprintf(out, ", pageblock order %d", fa->pageblock_order);
+	if (fa->run_cap_pages)
+		fprintf(out, ", run cap %llu pages",
+			(unsigned long long)fa->run_cap_pages);
+	fprintf(out, "\n");
+}
+
+static void print_fig_total(FILE *out, const struct rec_summary *s,
+			    const struct fig_desc *d)
+{
+	const struct figures *t = &s->total;
+	double secs = s->recorded_s > 0 ? s->recorded_s : 1;
+
+	switch (d->type) {
+	case FIG_BATCH:
+		fprintf(out, "  %-10s %12llu%-1s %14llu %9.1f %8.1f %7llu\n",
+			d->key, (unsigned long long)fig_events(d, t),
+			mark(s, d), (unsigned long long)fig_pages(d, t),
+			(double)fig_events(d, t) / secs, fig_avg(d, t),
+			(unsigned long long)fig_max(d, t));
+		break;
+	case FIG_TIME:
+		fprintf(out, "  %s%s: p50 <= %llu ns, p99 <= %llu ns, max %llu ns, total %.1f ms\n",
+			d->title, mark(s, d),
+			(unsigned long long)fig_pct(d, t, PCT_MEDIAN),
+			(unsigned long long)fig_pct(d, t, PCT_TAIL),
+			(unsigned long long)fig_max(d, t),
+			(double)fig_total(d, t) / (double)NSEC_PER_MSEC);
+		break;
+	case FIG_CHECK:
+		if (s->h.f.cross_check)
+			fprintf(out, "  %s: %llu pages (%s)\n", d->key,
+				(unsigned long long)fig_pages(d, t), d->title);
+		break;
+	}
+}
+
+static void print_totals(FILE *out, const struct rec_summary *s)
+{
+	int i, inferred;
+
+	fprintf(out, "\nTotals over %.1f s ('~' = estimated from tracepoint event runs)\n",
+		s->recorded_s);
+	fprintf(out, "  %-10s %13s %14s %9s %8s %7s\n", "", "calls", "pages",
+		"calls/s", "avg", "max");
+	for (i = 0; i < nr_figs; i++)
+		if (fig_table[i].type == FIG_BATCH)
+			print_fig_total(out, s, &fig_table[i]);
+	for (i = 0; i < nr_figs; i++)
+		if (fig_table[i].type != FIG_BATCH)
+			print_fig_total(out, s, &fig_table[i]);
+	/* "at least 0" says nothing */
+	if (!rec_inferred_scale(s, &inferred) && inferred > 0)
+		fprintf(out, "  the largest flush/drain/decay chunk proves scale >= %d\n",
+			inferred);
+}
+
+static void print_pages_row(FILE *out, const char *name, const uint64_t *c)
+{
+	int i;
+
+	fprintf(out, "  %-8s", name);
+	for (i = 0; i < nr_figs; i++)
+		if (fig_table[i].type == FIG_BATCH)
+			fprintf(out, " %12llu",
+				(unsigned long long)c[fig_table[i].pages]);
+	fprintf(out, "\n");
+}
+
+/* pages per CPU and per zone, the rows where anything happened */
+static void print_split(FILE *out, const struct rec_summary *s)
+{
+	char name[16];
+	uint32_t cpu;
+	int z, i;
+
+	fprintf(out, "\nPages per CPU and per zone ('unknown': tracepoints carry no zone)\n");
+	fprintf(out, "  %-8s", "");
+	for (i = 0; i < nr_figs; i++)
+		if (fig_table[i].type == FIG_BATCH)
+			fprintf(out, " %12s", fig_table[i].key);
+	fprintf(out, "\n");
+	for (cpu = 0; cpu < s->h.dims.nr_cpus; cpu++) {
+		if (!rec_cnt_any(s->cpu_cnt[cpu]))
+			continue;
+		snprintf(name, sizeof(name), "cpu %u", cpu);
+		print_pages_row(out, name, s->cpu_cnt[cpu]);
+	}
+	for (z = 0; z < PCPTOP_MAX_ZONES; z++)
+		if (rec_cnt_any(s->zone_cnt[z]))
+			print_pages_row(out, rec_zone_name(&s->h, z),
+					s->zone_cnt[z]);
+}
+
+/* a timeline column: one part of one figure, per interval */
+struct tl_col {
+	const struct fig_desc *d;
+	unsigned int part;	/* one FIG_TL_* bit */
+	const char *name;
+	int width;
+};
+
+static int tl_cols(struct tl_col *c)
+{
+	static const struct {
+		unsigned int part;
+		int width;
+	} parts[] = {
+		{ FIG_TL_EVENTS, TL_NUM_W }, { FIG_TL_PAGES, TL_NUM_W },
+		{ FIG_TL_MAX, TL_MAX_W }, { FIG_TL_P99, TL_NUM_W + 1 },
+	};
+	int i, k, n = 0;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		for (k = 0; k < 4 && n < TL_MAX_COLS; k++) {
+			if (!(d->flags & parts[k].part))
+				continue;
+			c[n].d = d;
+			c[n].part = parts[k].part;
+			c[n].width = parts[k].width;
+			c[n].name = parts[k].part == FIG_TL_EVENTS ? d->events_key :
+				    parts[k].part == FIG_TL_PAGES  ? "pages" :
+				    parts[k].part == FIG_TL_MAX	   ? "max" :
+								     "p99 ns";
+			n++;
+		}
+		/* a lone column is as wide as the figure's name above it */
+		if (n && c[n - 1].d == d && (n == 1 || c[n - 2].d != d) &&
+		    c[n - 1].width < (int)strlen(d->key))
+			c[n - 1].width = (int)strlen(d->key);
+	}
+	return n;
+}
+
+static uint64_t tl_value(const struct tl_col *c, const struct rec_point *p)
+{
+	switch (c->part) {
+	case FIG_TL_EVENTS:
+		return p->cnt[c->d->events];
+	case FIG_TL_PAGES:
+		return p->cnt[c->d->pages];
+	case FIG_TL_MAX:
+		return p->hmax[c->d->hist];
+	default:
+		return p->hp99[c->d->hist];
+	}
+}
+
+/* the figure's name over its columns: "--- bulk_free ---" */
+static void tl_group(FILE *out, const char *key, int w, int ncols)
+{
+	int len = (int)strlen(key), left;
+
+	if (ncols == 1 || len + 2 >= w) {
+		fprintf(out, " %*s", w, key);
+		return;
+	}
+	left = (w - len - 2) / 2;
+	fprintf(out, " %.*s %s %.*s", left,
+		"------------------------------------------", key,
+		w - len - 2 - left, "------------------------------------------");
+}
+
+static void print_timeline(FILE *out, const struct rec_summary *s)
+{
+	struct tl_col c[TL_MAX_COLS];
+	int n = tl_cols(c), i, k, j, w;
+
+	fprintf(out, "\nTimeline, one line per interval (pages unless said)\n");
+	fprintf(out, "  %8s %5s", "", "");
+	for (k = 0; k < n; k = j) {
+		for (j = k, w = -1; j < n && c[j].d == c[k].d; j++)
+			w += c[j].width + 1;
+		tl_group(out, c[k].d->key, w, j - k);
+	}
+	fprintf(out, "\n  %8s %5s", "t(s)", "secs");
+	for (k = 0; k < n; k++)
+		fprintf(out, " %*s", c[k].width, c[k].name);
+	fprintf(out, "\n");
+	for (i = 0; i < s->nr_points; i++) {
+		const struct rec_point *p = &s->points[i];
+
+		fprintf(out, "  %8.1f %5.2f", p->t, p->secs);
+		for (k = 0; k < n; k++)
+			fprintf(out, " %*llu", c[k].width,
+				(unsigned long long)tl_value(&c[k], p));
+		fprintf(out, "\n");
+	}
+}
+
+static void print_hists(FILE *out, const struct rec_summary *s)
+{
+	int h;
+
+	fprintf(out, "\nHistograms of the whole recording\n");
+	for (h = 0; h < NR_PCPTOP_HISTS; h++) {
+		if (!s->total.hist[h].samples)
+			continue;
+		fprintf(out, "\n  %s:\n", hist_table[h].title);
+		hist_print(out, hist_table[h].unit, s->total.hist[h].slots,
+			   PCPTOP_HIST_SLOTS);
+	}
+}
+
+void report_text(FILE *out, const struct rec_summary *s, bool timeline,
+		 bool hists)
+{
+	print_facts(out, s);
+	print_totals(out, s);
+	print_split(out, s);
+	if (timeline)
+		print_timeline(out, s);
+	if (hists)
+		print_hists(out, s);
+}
+
+static void fmt_num(char *buf, size_t len, double v, bool bound)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) < 1e15 && v == (double)(long long)v)
+		snprintf(buf, len, "%s%.0f", bound ? "<=" : "", v);
+	else
+		snprintf(buf, len, "%s%.2f", bound ? "<=" : "", v);
+}
+
+static void print_side(FILE *out, const char *tag,
+		       const struct rec_summary *s)
+{
+	const struct facts *fa = &s->h.f;
+	char line[LINE_LEN];
+
+	facts_scale_line(fa, line, sizeof(line));
+	fprintf(out, "%s  %s\n", tag, s->path);
+	fprintf(out, "   kernel %s %s on %s, %u CPUs, %s mode\n", fa->release,
+		fa->arch, fa->hostname, s->h.dims.nr_cpus, fa->mode_summary);
+	fprintf(out, "   %s\n", line);
+	rec_command_line(s, line, sizeof(line));
+	fprintf(out, "   command %s\n", line);
+	rec_status_line(s, line, sizeof(line));
+	fprintf(out, "   %s\n", line);
+}
+
+/* "p50 / p99 / max" of a histogram */
+static void pcts(char *buf, size_t len, const struct figure_hist *h)
+{
+	snprintf(buf, len, "%llu / %llu / %llu",
+		 (unsigned long long)hist_percentile(h->slots, PCPTOP_HIST_SLOTS,
+						     PCT_MEDIAN),
+		 (unsigned long long)hist_percentile(h->slots, PCPTOP_HIST_SLOTS,
+						     PCT_TAIL),
+		 (unsigned long long)h->max);
+}
+
+void diff_text(FILE *out, const struct rec_summary *a,
+	       const struct rec_summary *b)
+{
+	struct rec_metric ma[REC_MAX_METRICS], mb[REC_MAX_METRICS];
+	char va[NUM_LEN], vb[NUM_LEN], vd[NUM_LEN], vp[NUM_LEN];
+	int n, i, h;
+
+	print_side(out, "A", a);
+	print_side(out, "B", b);
+	n = rec_metrics(a, ma, REC_MAX_METRICS);
+	rec_metrics(b, mb, REC_MAX_METRICS);
+	fprintf(out, "\n  %-26s %14s %14s %14s %9s\n", "", "A", "B", "B - A",
+		"%");
+	for (i = 0; i < n; i++) {
+		double pct = report_delta_pct(ma[i].v, mb[i].v);
+
+		fmt_num(va, sizeof(va), ma[i].v, ma[i].bound);
+		fmt_num(vb, sizeof(vb), mb[i].v, mb[i].bound);
+		fmt_num(vd, sizeof(vd), mb[i].v - ma[i].v, false);
+		if (isnan(pct))
+			snprintf(vp, sizeof(vp), "-");
+		else
+			snprintf(vp, sizeof(vp), "%+.1f%%", pct);
+		fprintf(out, "  %-26s %14s %14s %14s %9s\n", ma[i].key, va, vb,
+			vd, vp);
+	}
+	fprintf(out, "\nHistograms: p50 / p99 / max (log2 bucket bounds)\n");
+	fprintf(out, "  %-22s %-28s %s\n", "", "A", "B");
+	for (h = 0; h < NR_PCPTOP_HISTS; h++) {
+		const struct figure_hist *x = &a->total.hist[h];
+		const struct figure_hist *y = &b->total.hist[h];
+		char ca[LINE_LEN], cb[LINE_LEN];
+
+		if (!x->samples && !y->samples)
+			continue;
+		pcts(ca, sizeof(ca), x);
+		pcts(cb, sizeof(cb), y);
+		fprintf(out, "  %-22s %-28s %-28s %s\n", hist_table[h].title,
+			ca, cb, hist_table[h].unit);
+	}
+}

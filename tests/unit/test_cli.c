@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli.c: every command's options, good and bad. Bad input is -EINVAL
+ * (exit status 2) after one line on stderr; --help is a flag, not an
+ * error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+#include "cli.h"
+#include "unit.h"
+
+#define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
+
+/* the parsers say why on stderr: keep the test log readable */
+static int quiet_fd = -1;
+
+static void quiet(void)
+{
+	fflush(stderr);
+	quiet_fd = dup(2);
+	if (!freopen("/dev/null", "w", stderr))
+		return;
+}
+
+static void loud(void)
+{
+	fflush(stderr);
+	if (quiet_fd >= 0) {
+		dup2(quiet_fd, 2);
+		close(quiet_fd);
+		quiet_fd = -1;
+	}
+}
+
+static void test_status_of_errors(void)
+{
+	CHECK_EQ_INT(cli_status(0), EXIT_OK);
+	CHECK_EQ_INT(cli_status(-EINVAL), EXIT_USAGE);
+	CHECK_EQ_INT(cli_status(-EPERM), EXIT_USAGE);
+	CHECK_EQ_INT(cli_status(-ENOENT), EXIT_USAGE);
+	CHECK_EQ_INT(cli_status(-ENOMEM), EXIT_RUNTIME);
+	CHECK_EQ_INT(cli_status(-EIO), EXIT_RUNTIME);
+}
+
+static void test_numbers(void)
+{
+	double d;
+	long n;
+
+	CHECK_EQ_INT(cli_parse_seconds("0.5", 10, &d), 0);
+	CHECK(d == 0.5);
+	CHECK_EQ_INT(cli_parse_seconds("2s", 10, &d), 0);
+	CHECK(d == 2);
+	CHECK(cli_parse_seconds("0", 10, &d) < 0);
+	CHECK(cli_parse_seconds("-1", 10, &d) < 0);
+	CHECK(cli_parse_seconds("11", 10, &d) < 0);
+	CHECK(cli_parse_seconds("1x", 10, &d) < 0);
+	CHECK(cli_parse_seconds("", 10, &d) < 0);
+	CHECK(cli_parse_seconds("nan", 10, &d) < 0);
+	CHECK_EQ_INT(cli_parse_count("3", &n), 0);
+	CHECK_EQ_INT(n, 3);
+	CHECK(cli_parse_count("0", &n) < 0);
+	CHECK(cli_parse_count("-2", &n) < 0);
+	CHECK(cli_parse_count("1e3", &n) < 0);
+	CHECK(cli_parse_count("99999999999999999999", &n) < 0);
+	CHECK_EQ_INT(cli_parse_delay("0.1", &d), 0);
+	CHECK(cli_parse_delay("0.05", &d) < 0);
+	CHECK(cli_parse_delay("3601", &d) < 0);
+}
+
+static void test_stat_options(void)
+{
+	char *ok[] = { "stat", "-i", "0.5", "-c", "3", "--json", "--mode",
+		       "tracepoint", "--cross-check", "--run-gap", "2000",
+		       "--prom", "/tmp/x.prom", NULL };
+	char *help[] = { "stat", "--help", NULL };
+	char *bad_mode[] = { "stat", "-m", "fast", NULL };
+	char *bad_gap[] = { "stat", "--run-gap", "-5", NULL };
+	char *extra[] = { "stat", "now", NULL };
+	struct stat_opts o;
+
+	CHECK_EQ_INT(cli_parse_stat(ARGC(ok), ok, &o), 0);
+	CHECK(o.interval == 0.5 && o.count == 3 && o.json && !o.help);
+	CHECK_EQ_INT(o.attach.want, MODE_TRACEPOINT);
+	CHECK(o.attach.cross_check);
+	CHECK_EQ_U64(o.attach.run_gap_ns, 2000);
+	CHECK_EQ_STR(o.prom, "/tmp/x.prom");
+	CHECK_EQ_INT(cli_parse_stat(ARGC(help), help, &o), 0);
+	CHECK(o.help);
+	quiet();
+	CHECK_EQ_INT(cli_parse_stat(ARGC(bad_mode), bad_mode, &o), -EINVAL);
+	CHECK_EQ_INT(cli_parse_stat(ARGC(bad_gap), bad_gap, &o), -EINVAL);
+	CHECK_EQ_INT(cli_parse_stat(ARGC(extra), extra, &o), -EINVAL);
+	loud();
+}
+
+static void test_stat_defaults(void)
+{
+	char *none[] = { "stat", NULL };
+	struct stat_opts o;
+
+	CHECK_EQ_INT(cli_parse_stat(ARGC(none), none, &o), 0);
+	CHECK(o.interval == 1.0 && o.count == 0 && o.hists && !o.json);
+	CHECK_EQ_INT(o.attach.want, MODE_AUTO);
+	CHECK_EQ_U64(o.attach.run_gap_ns, RUN_GAP_NS_DEFAULT);
+	CHECK(o.prom == NULL);
+}
+
+static void test_top_options(void)
+{
+	char *ok[] = { "top", "-d", "2", "-n", "5", "-b", NULL };
+	char *no_value[] = { "top", "-d", NULL };
+	char *unknown[] = { "top", "-x", NULL };
+	char *slow[] = { "top", "-d", "0.01", NULL };
+	struct top_opts o;
+
+	CHECK_EQ_INT(cli_parse_top(ARGC(ok), ok, &o), 0);
+	CHECK(o.delay == 2 && o.count == 5 && o.batch);
+	quiet();
+	CHECK_EQ_INT(cli_parse_top(ARGC(no_value), no_value, &o), -EINVAL);
+	CHECK_EQ_INT(cli_parse_top(ARGC(unknown), unknown, &o), -EINVAL);
+	CHECK_EQ_INT(cli_parse_top(ARGC(slow), slow, &o), -EINVAL);
+	loud();
+}
+
+/* record's command starts at its first non-option: its options are its own */
+static void test_record_options(void)
+{
+	char *cmd[] = { "record", "-o", "x.data", "-i", "0.5", "--",
+			"bonnie++", "-d", "/mnt", NULL };
+	char *cmd2[] = { "record", "-q", "sleep", "-i", NULL };
+	char *bad[] = { "record", "-o", "", NULL };
+	char *dur[] = { "record", "-d", "0", NULL };
+	struct record_opts o;
+
+	CHECK_EQ_INT(cli_parse_record(ARGC(cmd), cmd, &o), 0);
+	CHECK_EQ_STR(o.out, "x.data");
+	REQUIRE(o.argc == 3);
+	CHECK_EQ_STR(o.argv[0], "bonnie++");
+	CHECK_EQ_STR(o.argv[2], "/mnt");
+	CHECK_EQ_INT(cli_parse_record(ARGC(cmd2), cmd2, &o), 0);
+	CHECK(o.quiet);
+	REQUIRE(o.argc == 2);
+	CHECK_EQ_STR(o.argv[1], "-i");
+	CHECK_EQ_STR(o.out, DEFAULT_RECORDING);
+	quiet();
+	CHECK_EQ_INT(cli_parse_record(ARGC(bad), bad, &o), -EINVAL);
+	CHECK_EQ_INT(cli_parse_record(ARGC(dur), dur, &o), -EINVAL);
+	loud();
+}
+
+static void test_report_and_diff_options(void)
+{
+	char *def[] = { "report", NULL };
+	char *csv[] = { "report", "r.data", "--csv", "-T", NULL };
+	char *both[] = { "report", "--json", "--csv", NULL };
+	char *two[] = { "report", "a", "b", NULL };
+	char *diff_one[] = { "diff", "a", NULL };
+	char *diff_ok[] = { "diff", "a", "b", "--html", "-", NULL };
+	char *diff_csv[] = { "diff", "a", "b", "--csv", NULL };
+	char *html_json[] = { "diff", "a", "b", "--html", "-", "--json", NULL };
+	struct report_opts o;
+
+	CHECK_EQ_INT(cli_parse_report(ARGC(def), def, &o, false), 0);
+	CHECK_EQ_STR(o.files[0], DEFAULT_RECORDING);
+	CHECK_EQ_INT(cli_parse_report(ARGC(csv), csv, &o, false), 0);
+	CHECK(o.fmt == FMT_CSV && !o.timeline && o.hists);
+	CHECK_EQ_INT(cli_parse_report(ARGC(diff_ok), diff_ok, &o, true), 0);
+	CHECK_EQ_INT(o.nr_files, 2);
+	CHECK_EQ_STR(o.html, "-");
+	quiet();
+	CHECK_EQ_INT(cli_parse_report(ARGC(both), both, &o, false), -EINVAL);
+	CHECK_EQ_INT(cli_parse_report(ARGC(two), two, &o, false), -EINVAL);
+	CHECK_EQ_INT(cli_parse_report(ARGC(diff_one), diff_one, &o, true),
+		     -EINVAL);
+	CHECK_EQ_INT(cli_parse_report(ARGC(diff_csv), diff_csv, &o, true),
+		     -EINVAL);
+	CHECK_EQ_INT(cli_parse_report(ARGC(html_json), html_json, &o, true),
+		     -EINVAL);
+	loud();
+}
+
+static void test_info_options(void)
+{
+	char *ok[] = { "info", "-j", "-v", "-m", "kprobe", NULL };
+	char *bad[] = { "info", "--interval", "1", NULL };
+	struct info_opts o;
+
+	CHECK_EQ_INT(cli_parse_info(ARGC(ok), ok, &o), 0);
+	CHECK(o.json && o.attach.verbose);
+	CHECK_EQ_INT(o.attach.want, MODE_KPROBE);
+	quiet();
+	CHECK_EQ_INT(cli_parse_info(ARGC(bad), bad, &o), -EINVAL);
+	loud();
+}
+
+const struct unit_test cli_tests[] = {
+	TEST(test_status_of_errors),
+	TEST(test_numbers),
+	TEST(test_stat_options),
+	TEST(test_stat_defaults),
+	TEST(test_top_options),
+	TEST(test_record_options),
+	TEST(test_report_and_diff_options),
+	TEST(test_info_options),
+	TEST_END,
+};

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* facts.c: what every view derives from the facts of a run */
+#include <string.h>
+#include "facts.h"
+#include "synth.h"
+#include "unit.h"
+
+static void test_zone_names_and_batch(void)
+{
+	struct facts f;
+
+	synth_facts(&f, MODE_FENTRY, false);
+	CHECK_EQ_STR(facts_zone_name(&f, 0), "DMA32");
+	CHECK_EQ_STR(facts_zone_name(&f, 1), "Normal");
+	CHECK_EQ_STR(facts_zone_name(&f, 5), "?");
+	CHECK_EQ_INT(facts_max_batch(&f), 63);
+	CHECK_EQ_U64(facts_chunk_bound(&f), 63ULL << 5);
+	CHECK_EQ_U64(facts_overshoot_slack(&f), 511);
+	facts_free(&f);
+}
+
+/* an inferred scale is a lower bound: it bounds no chunk */
+static void test_no_bound_from_inference(void)
+{
+	struct facts f;
+
+	synth_facts(&f, MODE_FENTRY, false);
+	f.scale.source = SCALE_SRC_INFERRED;
+	CHECK_EQ_U64(facts_chunk_bound(&f), 0);
+	f.scale.source = SCALE_SRC_CONFIG;
+	f.scale.value = -1;
+	CHECK_EQ_U64(facts_chunk_bound(&f), 0);
+	facts_free(&f);
+}
+
+static void test_modes(void)
+{
+	struct facts f;
+
+	synth_facts(&f, MODE_TRACEPOINT, false);
+	CHECK_EQ_INT(facts_mode(&f, PROBE_BULK_FREE), MODE_TRACEPOINT);
+	CHECK_EQ_INT(facts_mode(&f, PROBE_FREE_HIGH), MODE_HEURISTIC);
+	CHECK_EQ_INT(facts_mode(&f, PROBE_DECAY), MODE_NONE);
+	CHECK(facts_estimated(&f, PROBE_FREE_HIGH));
+	CHECK_EQ_STR(facts_summary_mode(&f), "tracepoint");
+	f.probes[PROBE_DECAY].mode = MODE_FENTRY;
+	CHECK_EQ_STR(facts_summary_mode(&f), "mixed");
+	CHECK(facts_probe(&f, "nope") == NULL);
+	CHECK_EQ_INT(facts_mode(&f, -1), MODE_NONE);
+	facts_free(&f);
+}
+
+static void test_scale_line(void)
+{
+	char line[256];
+	struct facts f;
+
+	synth_facts(&f, MODE_FENTRY, false);
+	strcpy(f.scale.config_path, "/proc/config.gz");
+	facts_scale_line(&f, line, sizeof(line));
+	CHECK_EQ_STR(line, "scale 5 (config, /proc/config.gz)");
+	f.scale.value = -1;
+	facts_scale_line(&f, line, sizeof(line));
+	CHECK(strstr(line, "scale unknown") == line);
+	facts_free(&f);
+}
+
+const struct unit_test facts_tests[] = {
+	TEST(test_zone_names_and_batch),
+	TEST(test_no_bound_from_inference),
+	TEST(test_modes),
+	TEST(test_scale_line),
+	TEST_END,
+};

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* figtab: the table every output iterates is whole and consistent */
+#include <ctype.h>
+#include <stdbool.h>
+#include <string.h>
+#include "figtab.h"
+#include "probes.h"
+#include "top.h"
+#include "unit.h"
+
+static void test_every_counter_and_hist_is_named_once(void)
+{
+	int i, j;
+
+	for (i = 0; i < NR_PCPTOP_COUNTERS; i++) {
+		REQUIRE(counter_table[i].key);
+		CHECK_EQ_INT(counter_find(counter_table[i].key), i);
+		for (j = 0; j < i; j++)
+			CHECK(strcmp(counter_table[i].key, counter_table[j].key));
+	}
+	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
+		REQUIRE(hist_table[i].key && hist_table[i].title &&
+			hist_table[i].unit && hist_table[i].prom);
+		CHECK_EQ_INT(hist_find(hist_table[i].key), i);
+		CHECK(hist_table[i].probe >= 0 && hist_table[i].probe < NR_PROBES);
+		for (j = 0; j < i; j++) {
+			CHECK(strcmp(hist_table[i].key, hist_table[j].key));
+			CHECK(strcmp(hist_table[i].prom, hist_table[j].prom));
+		}
+	}
+	CHECK_EQ_INT(counter_find("no_such_counter"), -1);
+	CHECK(counter_key(NR_PCPTOP_COUNTERS) == NULL);
+}
+
+/* each row refers to counters and histograms that exist, as its type needs */
+static void test_figures_refer_to_real_counters(void)
+{
+	int i;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		CHECK(d->key && d->title);
+		CHECK(d->probe >= 0 && d->probe < NR_PROBES);
+		CHECK(d->events < NR_PCPTOP_COUNTERS);
+		CHECK(d->pages < NR_PCPTOP_COUNTERS);
+		CHECK(d->hist < NR_PCPTOP_HISTS);
+		CHECK(d->total < NR_PCPTOP_COUNTERS);
+		CHECK(fig_find(d->key) == d);
+		switch (d->type) {
+		case FIG_BATCH:
+			CHECK(d->events >= 0 && d->events_key);
+			CHECK(d->pages >= 0 && d->hist >= 0);
+			CHECK(!strcmp(hist_table[d->hist].unit, "pages"));
+			break;
+		case FIG_TIME:
+			CHECK(d->total >= 0 && d->hist >= 0);
+			CHECK(!strcmp(hist_table[d->hist].unit, "nsecs"));
+			CHECK(d->prom_total && d->prom_gauge);
+			break;
+		case FIG_CHECK:
+			CHECK(d->pages >= 0 && d->pages_key);
+			break;
+		}
+		if (d->flags & (FIG_TL_P99 | FIG_INFER_SCALE | FIG_TL_MAX))
+			CHECK(d->hist >= 0);
+	}
+}
+
+/* Prometheus names: [a-zA-Z_:][a-zA-Z0-9_:]*, pcptop_ first, no repeats */
+static bool prom_name_ok(const char *s)
+{
+	if (strncmp(s, "pcptop_", 7))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != ':')
+			return false;
+	return true;
+}
+
+static void test_prom_names_valid_and_unique(void)
+{
+	const char *seen[128];
+	int n = 0, i, j, k;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+		const char *names[] = { d->prom_events, d->prom_pages,
+					d->prom_total, d->prom_gauge };
+
+		for (k = 0; k < 4; k++) {
+			if (!names[k])
+				continue;
+			CHECK(prom_name_ok(names[k]));
+			for (j = 0; j < n; j++)
+				CHECK(strcmp(seen[j], names[k]));
+			if (n < 128)
+				seen[n++] = names[k];
+		}
+	}
+	for (i = 0; i < NR_PCPTOP_HISTS; i++)
+		CHECK(prom_name_ok(hist_table[i].prom));
+}
+
+static void test_estimated_by_mode(void)
+{
+	const struct fig_desc *bulk = fig_find("bulk_free");
+	const struct fig_desc *fh = fig_find("free_high");
+
+	REQUIRE(bulk && fh);
+	CHECK(!fig_events_estimated(bulk, MODE_FENTRY));
+	CHECK(!fig_events_estimated(bulk, MODE_KPROBE));
+	CHECK(fig_events_estimated(bulk, MODE_TRACEPOINT));
+	/* pages come one event per page in tracepoint mode: exact */
+	CHECK(!fig_pages_estimated(bulk, MODE_TRACEPOINT));
+	CHECK(fig_pages_estimated(fh, MODE_HEURISTIC));
+	CHECK(!fig_pages_estimated(fh, MODE_FENTRY));
+	CHECK(!fig_events_estimated(bulk, (enum probe_mode)99));
+}
+
+static void test_top_columns_come_from_the_table(void)
+{
+	int i, j, n = 0;
+
+	top_cols_init();
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		n += !!d->col_events + !!d->col_pages + !!d->col_avg +
+		     !!d->col_max + !!d->col_p50 + !!d->col_p99;
+	}
+	/* CPU ZONE COUNT HIGH BATCH, then one per figtab column */
+	CHECK_EQ_INT(top_nr_cols, 5 + n);
+	for (i = 0; i < top_nr_cols; i++) {
+		CHECK(top_cols[i].width >= (int)strlen(top_cols[i].label));
+		for (j = 0; j < i; j++)
+			CHECK(strcmp(top_cols[i].label, top_cols[j].label));
+	}
+	CHECK(!strcmp(top_cols[COL_CPU].label, "CPU"));
+	CHECK(!strcmp(top_cols[COL_COUNT].label, "COUNT"));
+}
+
+static void test_probe_table(void)
+{
+	enum probe_mode m;
+	int id;
+
+	for (id = 0; id < NR_PROBES; id++) {
+		const struct probe_desc *d = &probe_table[id];
+
+		CHECK(d->name && d->fns[0]);
+		CHECK(d->fentry && d->fexit && d->kprobe && d->kretprobe);
+		CHECK_EQ_INT(probe_find(d->name), id);
+		/* a heuristic rides on a probe planned before it */
+		CHECK(d->heuristic_on < id);
+		CHECK(!d->tp == !d->tp_prog);
+	}
+	CHECK_EQ_INT(probe_find("nope"), -1);
+	CHECK_EQ_INT(probe_mode_parse("kprobe", &m), 0);
+	CHECK_EQ_INT(m, MODE_KPROBE);
+	CHECK(probe_mode_parse("heuristic", &m) < 0);
+	CHECK(probe_mode_parse("", &m) < 0);
+	CHECK_EQ_INT(probe_mode_from_name("heuristic"), MODE_HEURISTIC);
+	CHECK_EQ_INT(probe_mode_from_name("from-the-future"), MODE_NONE);
+	CHECK_EQ_STR(probe_mode_name(MODE_TRACEPOINT), "tracepoint");
+	CHECK_EQ_STR(probe_mode_name((enum probe_mode)42), "?");
+}
+
+const struct unit_test figtab_tests[] = {
+	TEST(test_every_counter_and_hist_is_named_once),
+	TEST(test_figures_refer_to_real_counters),
+	TEST(test_prom_names_valid_and_unique),
+	TEST(test_estimated_by_mode),
+	TEST(test_top_columns_come_from_the_table),
+	TEST(test_probe_table),
+	TEST_END,
+};

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Recordings made by released versions must keep reading. The fixture
+ * tests/fixtures/rec/host-tp-0.1.0.data was recorded by pcptop 0.1.0
+ * (format 1.0, no names in its header) around `churn -m 64 -n 2` in
+ * tracepoint mode; the numbers below are what 0.1.0's own report said.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "prom.h"
+#include "recbuf.h"
+#include "recfile_fixture.h"
+#include "recfile.h"
+#include "report.h"
+#include "synth.h"
+#include "unit.h"
+
+#define FIXTURE_010 "rec/host-tp-0.1.0.data"
+
+static int load(struct rec_summary *s)
+{
+	char msg[REC_ERR_LEN];
+
+	return rec_summary_load(fixture(FIXTURE_010), s, msg, sizeof(msg));
+}
+
+static void test_010_header(void)
+{
+	struct rec_summary s;
+
+	REQUIRE(load(&s) == 0);
+	CHECK_EQ_INT(s.h.version_major, 1);
+	CHECK_EQ_INT(s.h.version_minor, 0);
+	CHECK(!s.h.have_names);
+	CHECK_EQ_STR(s.h.pcptop_version, "0.1.0");
+	CHECK_EQ_STR(s.h.f.mode_summary, "tracepoint");
+	CHECK_EQ_INT(facts_mode(&s.h.f, PROBE_BULK_FREE), MODE_TRACEPOINT);
+	CHECK_EQ_INT(facts_mode(&s.h.f, PROBE_FREE_HIGH), MODE_HEURISTIC);
+	CHECK(facts_estimated(&s.h.f, PROBE_REFILL));
+	CHECK_EQ_INT(s.h.f.scale.value, 5);
+	CHECK_EQ_INT(s.h.f.scale.source, SCALE_SRC_CONFIG);
+	CHECK_EQ_INT(s.h.f.pageblock_order, 9);
+	CHECK_EQ_INT(facts_max_batch(&s.h.f), 63);
+	CHECK_EQ_U64(s.h.f.run_cap_pages, 2016);
+	REQUIRE(s.h.argc == 5);
+	CHECK_EQ_STR(s.h.argv[0], "build/churn");
+	CHECK(s.have_end && s.end.have_command);
+	CHECK_EQ_INT(s.end.exit_code, 0);
+	CHECK_EQ_INT(s.nr_points, 2);
+	CHECK_EQ_INT(s.stop_err, 0);
+	rec_summary_free(&s);
+}
+
+/* the totals 0.1.0's report printed for this file */
+static void test_010_totals(void)
+{
+	const struct fig_desc *bulk = fig_find("bulk_free");
+	const struct fig_desc *refill = fig_find("refill");
+	const struct fig_desc *lock = fig_find("lock_ns");
+	const struct fig_desc *rlock = fig_find("refill_lock_ns");
+	struct rec_summary s;
+	int scale;
+
+	REQUIRE(bulk && refill && lock && rlock);
+	REQUIRE(load(&s) == 0);
+	CHECK_EQ_U64(fig_events(bulk, &s.total), 10);
+	CHECK_EQ_U64(fig_pages(bulk, &s.total), 14697);
+	CHECK_EQ_U64(fig_max(bulk, &s.total), 2016);
+	CHECK_EQ_U64(fig_events(refill, &s.total), 21);
+	CHECK_EQ_U64(fig_pages(refill, &s.total), 16439);
+	CHECK_EQ_U64(fig_max(refill, &s.total), 1024);
+	CHECK_EQ_U64(fig_total(lock, &s.total), 1282583);
+	CHECK_EQ_U64(fig_max(lock, &s.total), 287869);
+	CHECK_EQ_U64(fig_pct(lock, &s.total, 99), 524287);
+	CHECK_EQ_U64(fig_total(rlock, &s.total), 152318);
+	CHECK_EQ_U64(s.cpu_cnt[0][CNT_BULK_FREE_PAGES], 14697);
+	CHECK_EQ_U64(s.cpu_cnt[1][CNT_REFILL_PAGES], 5632);
+	CHECK_EQ_U64(s.zone_cnt[PCPTOP_ZONE_UNKNOWN][CNT_REFILL_PAGES], 16439);
+	CHECK_EQ_U64(s.points[1].cnt[CNT_BULK_FREE_PAGES], 14634);
+	CHECK_EQ_U64(s.points[1].hp99[HIST_LOCK_NS], 524287);
+	/* no flush, drain or decay chunk: nothing to infer from */
+	CHECK(rec_inferred_scale(&s, &scale) < 0);
+	rec_summary_free(&s);
+}
+
+/* the same file through every report format: the numbers come out */
+static void test_010_reports(void)
+{
+	struct rec_summary s;
+	struct capture t, j, c, h;
+
+	REQUIRE(load(&s) == 0);
+	report_text(capture_open(&t), &s, true, true);
+	report_json(capture_open(&j), &s);
+	report_csv(capture_open(&c), &s);
+	report_html(capture_open(&h), &s);
+	CHECK(strstr(capture_text(&t), "  bulk_free            10~          14697"));
+	CHECK(strstr(capture_text(&j), "\"bulk_free\":{\"calls\":10,\"pages\":14697,\"max\":2016"));
+	CHECK(strstr(capture_text(&c), "0.926,0.424,9,14634,12,0,8696,"));
+	CHECK(strstr(capture_text(&h), "<th>refill</th><td>21 ~</td><td>16439</td>"));
+	capture_free(&t);
+	capture_free(&j);
+	capture_free(&c);
+	capture_free(&h);
+	rec_summary_free(&s);
+}
+
+/* diff of a recording with itself: every change is zero */
+static void test_010_diff_with_itself(void)
+{
+	struct rec_metric ma[REC_MAX_METRICS], mb[REC_MAX_METRICS];
+	struct rec_summary a, b;
+	struct capture j;
+	int n, i;
+
+	REQUIRE(load(&a) == 0);
+	REQUIRE(load(&b) == 0);
+	n = rec_metrics(&a, ma, REC_MAX_METRICS);
+	CHECK_EQ_INT(rec_metrics(&b, mb, REC_MAX_METRICS), n);
+	for (i = 0; i < n; i++)
+		CHECK(ma[i].v == mb[i].v || (ma[i].v != ma[i].v && mb[i].v != mb[i].v));
+	diff_json(capture_open(&j), &a, &b);
+	CHECK(strstr(capture_text(&j),
+		     "\"bulk_free.pages\":{\"a\":14697,\"b\":14697,\"delta\":0,\"pct\":0"));
+	capture_free(&j);
+	rec_summary_free(&a);
+	rec_summary_free(&b);
+}
+
+/* the Prometheus file of a recording's totals */
+static void test_010_prom(void)
+{
+	struct rec_summary s;
+	struct prom_state ps;
+	struct capture c;
+	const char *t;
+
+	REQUIRE(load(&s) == 0);
+	prom_init(&ps, NULL, &s.h.f);
+	ps.total = s.total;
+	ps.seconds = s.recorded_s;
+	prom_write(capture_open(&c), &ps, &s.total, s.recorded_s);
+	t = capture_text(&c);
+	CHECK(strstr(t, "\npcptop_bulk_free_pages_total{estimated=\"false\"} 14697\n"));
+	CHECK(strstr(t, "\npcptop_bulk_free_calls_total{estimated=\"true\"} 10\n"));
+	CHECK(strstr(t, "\npcptop_scale{source=\"config\"} 5\n"));
+	CHECK(strstr(t, "\npcptop_bulk_free_size_pages_count 10\n") ||
+	      strstr(t, "\npcptop_bulk_free_size_pages_count 9\n"));
+	CHECK(strstr(t, "pcptop_info{kernel=\"6.18.44-fc-v782\",arch=\"x86_64\",mode=\"tracepoint\"} 1"));
+	capture_free(&c);
+	rec_summary_free(&s);
+}
+
+/*
+ * A 1.1 header names its arrays: a writer whose counters come in another
+ * order is still read right, and names this build lacks are dropped.
+ */
+static void test_names_map_by_name(void)
+{
+	struct rec_header h, got;
+	struct zoneinfo zi;
+	struct rbuf b = {};
+	char msg[REC_ERR_LEN];
+	size_t off;
+
+	rf_make_header(&h, &zi);
+	rec_header_encode(&b, &h);
+	/* a later names record replaces the first: reversed, plus a stranger */
+	rb_u16(&b, 19);
+	rb_u16(&b, 0);
+	off = b.len;
+	rb_u32(&b, 0);
+	rb_u32(&b, 3);
+	rb_str(&b, "decay_calls");
+	rb_str(&b, "from_the_future");
+	rb_str(&b, "bulk_free_pages");
+	rb_set_u32(&b, off, (uint32_t)(b.len - off - 4));
+	REQUIRE(!b.err);
+	REQUIRE(rec_header_decode(b.p, b.len, &got, msg, sizeof(msg)) == 0);
+	CHECK(got.have_names);
+	CHECK_EQ_INT(got.cnt_map[0], CNT_DECAY_CALLS);
+	CHECK_EQ_INT(got.cnt_map[1], -1);
+	CHECK_EQ_INT(got.cnt_map[2], CNT_BULK_FREE_PAGES);
+	CHECK_EQ_INT(got.cnt_map[3], -1);
+	CHECK_EQ_INT(got.hist_map[HIST_LOCK_NS], HIST_LOCK_NS);
+	rec_header_free(&got);
+	rb_free(&b);
+	zoneinfo_free(&zi);
+}
+
+const struct unit_test fixture_rec_tests[] = {
+	TEST(test_010_header),
+	TEST(test_010_totals),
+	TEST(test_010_reports),
+	TEST(test_010_diff_with_itself),
+	TEST(test_010_prom),
+	TEST(test_names_map_by_name),
+	TEST_END,
+};
