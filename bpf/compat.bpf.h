@@ -42,7 +42,8 @@ struct per_cpu_pages___v61 {
  */
 #define PCPTOP_FREE_HIGH_HIGH_MIN_VERSION KERNEL_VERSION(6, 16, 0)
 #ifndef KERNEL_VERSION
-#define KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))
+#define KERNEL_VERSION(a, b, c) \
+	(((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))
 #endif
 
 extern int LINUX_KERNEL_VERSION __kconfig;

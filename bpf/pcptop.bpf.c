@@ -42,14 +42,14 @@ int kvar_err;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, PCPTOP_NR_HIST_KEYS * PCPTOP_EPOCHS);
+	__uint(max_entries, PCPTOP_NR_HIST_KEYS *PCPTOP_EPOCHS);
 	__type(key, __u32);
 	__type(value, struct pcptop_hist_val);
 } hists SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, PCPTOP_NR_COUNTER_KEYS * PCPTOP_EPOCHS);
+	__uint(max_entries, PCPTOP_NR_COUNTER_KEYS *PCPTOP_EPOCHS);
 	__type(key, __u32);
 	__type(value, struct pcptop_counter_val);
 } counters SEC(".maps");
@@ -61,7 +61,7 @@ struct event_run {
 	__u64 last_ns;
 	__u64 pages;
 	int kind;
-	int order;	/* of the first page: drain/decay start at pindex 0 */
+	int order; /* of the first page: drain/decay start at pindex 0 */
 	int mt;
 };
 
@@ -145,8 +145,8 @@ static __always_inline __u32 log2_slot(__u64 v)
 
 static __always_inline void hist_record(int zone, int hist, __u64 v)
 {
-	__u32 key = pcptop_hist_key(zone, hist) +
-		    (epoch & 1) * PCPTOP_NR_HIST_KEYS;
+	__u32 key =
+		pcptop_hist_key(zone, hist) + (epoch & 1) * PCPTOP_NR_HIST_KEYS;
 	struct pcptop_hist_val *h;
 	__u32 slot;
 
@@ -161,9 +161,8 @@ static __always_inline void hist_record(int zone, int hist, __u64 v)
 		h->max = v;
 }
 
-static __always_inline struct pcptop_counter_val *counters_of(int zone,
-							       int order_slot,
-							       int mt_slot)
+static __always_inline struct pcptop_counter_val *
+counters_of(int zone, int order_slot, int mt_slot)
 {
 	__u32 key = pcptop_counter_key(zone, order_slot, mt_slot) +
 		    (epoch & 1) * PCPTOP_NR_COUNTER_KEYS;

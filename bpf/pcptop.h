@@ -34,13 +34,13 @@
 #define PCPTOP_MT_SLOTS 5
 
 enum pcptop_hist {
-	HIST_BULK_FREE_PAGES,	/* pages per free_pcppages_bulk call (or run) */
-	HIST_REFILL_PAGES,	/* pages per rmqueue_bulk call (or run) */
-	HIST_LOCK_NS,		/* zone->lock wait + hold, bulk free path */
-	HIST_REFILL_NS,		/* zone->lock wait + hold, refill path */
-	HIST_FREE_HIGH_PAGES,	/* pages per free_high flush */
-	HIST_DECAY_PAGES,	/* pages freed per decay_pcp_high call */
-	HIST_DRAIN_PAGES,	/* pages per drain_pages_zone chunk */
+	HIST_BULK_FREE_PAGES, /* pages per free_pcppages_bulk call (or run) */
+	HIST_REFILL_PAGES, /* pages per rmqueue_bulk call (or run) */
+	HIST_LOCK_NS, /* zone->lock wait + hold, bulk free path */
+	HIST_REFILL_NS, /* zone->lock wait + hold, refill path */
+	HIST_FREE_HIGH_PAGES, /* pages per free_high flush */
+	HIST_DECAY_PAGES, /* pages freed per decay_pcp_high call */
+	HIST_DRAIN_PAGES, /* pages per drain_pages_zone chunk */
 	NR_PCPTOP_HISTS,
 };
 
@@ -54,19 +54,19 @@ enum pcptop_counter {
 	CNT_BULK_FREE_CALLS,
 	CNT_BULK_FREE_PAGES,
 	CNT_REFILL_CALLS,
-	CNT_REFILL_REQ_PAGES,	/* what rmqueue_bulk was asked for */
-	CNT_REFILL_PAGES,	/* what it returned (or runs counted) */
+	CNT_REFILL_REQ_PAGES, /* what rmqueue_bulk was asked for */
+	CNT_REFILL_PAGES, /* what it returned (or runs counted) */
 	CNT_FREE_HIGH_COUNT,
 	CNT_FREE_HIGH_PAGES,
 	CNT_DECAY_CALLS,
 	CNT_DECAY_PAGES,
 	CNT_DRAIN_CALLS,
 	CNT_DRAIN_PAGES,
-	CNT_BULK_FREE_NS,	/* sum of HIST_LOCK_NS samples */
+	CNT_BULK_FREE_NS, /* sum of HIST_LOCK_NS samples */
 	CNT_REFILL_NS,
-	CNT_DECAY_HIGH_BEFORE,	/* sum of pcp->high at decay_pcp_high entry */
-	CNT_DECAY_HIGH_AFTER,	/* ... and at its return */
-	CNT_XCHECK_DRAIN_PAGES,	/* mm_page_pcpu_drain pages, --cross-check */
+	CNT_DECAY_HIGH_BEFORE, /* sum of pcp->high at decay_pcp_high entry */
+	CNT_DECAY_HIGH_AFTER, /* ... and at its return */
+	CNT_XCHECK_DRAIN_PAGES, /* mm_page_pcpu_drain pages, --cross-check */
 	NR_PCPTOP_COUNTERS,
 };
 
@@ -101,9 +101,9 @@ static inline int pcptop_counter_key(int zone, int order_slot, int mt_slot)
 /* free_high detection, chosen by the loader from the kernel's BTF */
 enum pcptop_free_high_rule {
 	FREE_HIGH_RULE_NONE,
-	FREE_HIGH_RULE_FREE_FACTOR,	/* 6.1 .. 6.6: pcp->free_factor */
-	FREE_HIGH_RULE_FREE_COUNT,	/* 6.7 .. 6.15: free_count >= batch */
-	FREE_HIGH_RULE_HIGH_MIN,	/* 6.16+: free_count >= batch + high_min / 2 */
+	FREE_HIGH_RULE_FREE_FACTOR, /* 6.1 .. 6.6: pcp->free_factor */
+	FREE_HIGH_RULE_FREE_COUNT, /* 6.7 .. 6.15: free_count >= batch */
+	FREE_HIGH_RULE_HIGH_MIN, /* 6.16+: free_count >= batch + high_min / 2 */
 };
 
 #endif /* PCPTOP_H */

@@ -21,11 +21,13 @@ enum {
 	OPT_HTML,
 };
 
-#define ATTACH_LONGOPTS                                          \
-	{ "mode", required_argument, NULL, 'm' },                \
-	{ "verbose", no_argument, NULL, 'v' },                   \
-	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },   \
-	{ "run-gap", required_argument, NULL, OPT_RUN_GAP }
+#define ATTACH_LONGOPTS                                                \
+	{ "mode", required_argument, NULL, 'm' },                      \
+		{ "verbose", no_argument, NULL, 'v' },                 \
+		{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK }, \
+	{                                                              \
+		"run-gap", required_argument, NULL, OPT_RUN_GAP        \
+	}
 
 static void vwarn(const char *fmt, va_list ap)
 {
@@ -124,8 +126,9 @@ static int attach_opt(int c, const char *arg, struct attach_opts *o)
 	switch (c) {
 	case 'm':
 		if (probe_mode_parse(arg, &o->want))
-			return cli_bad_input("bad mode '%s': use auto, fentry, kprobe or tracepoint",
-					     arg);
+			return cli_bad_input(
+				"bad mode '%s': use auto, fentry, kprobe or tracepoint",
+				arg);
 		return 1;
 	case 'v':
 		o->verbose = true;
@@ -138,8 +141,9 @@ static int attach_opt(int c, const char *arg, struct attach_opts *o)
 		ns = strtoull(arg, &end, 10);
 		if (errno || *end || end == arg || !ns || ns > RUN_GAP_MAX_NS ||
 		    arg[0] == '-')
-			return cli_bad_input("bad --run-gap '%s': nanoseconds, 1..%llu",
-					     arg, RUN_GAP_MAX_NS);
+			return cli_bad_input(
+				"bad --run-gap '%s': nanoseconds, 1..%llu", arg,
+				RUN_GAP_MAX_NS);
 		o->run_gap_ns = ns;
 		return 1;
 	}
@@ -160,8 +164,9 @@ static int other_opt(int c, const char *arg, struct attach_opts *ao,
 static int no_extra_args(int argc, char **argv, const char *cmd)
 {
 	if (optind < argc)
-		return cli_bad_input("unexpected argument '%s': see 'pcptop %s --help'",
-				     argv[optind], cmd);
+		return cli_bad_input(
+			"unexpected argument '%s': see 'pcptop %s --help'",
+			argv[optind], cmd);
 	return 0;
 }
 
@@ -224,13 +229,15 @@ int cli_parse_stat(int argc, char **argv, struct stat_opts *o)
 		case 'i':
 			if (cli_parse_seconds(optarg, MAX_INTERVAL_S,
 					      &o->interval))
-				return cli_bad_input("bad interval '%s': give seconds, e.g. -i 1 or -i 0.5",
-						     optarg);
+				return cli_bad_input(
+					"bad interval '%s': give seconds, e.g. -i 1 or -i 0.5",
+					optarg);
 			break;
 		case 'c':
 			if (cli_parse_count(optarg, &o->count))
-				return cli_bad_input("bad count '%s': give a whole number >= 1",
-						     optarg);
+				return cli_bad_input(
+					"bad count '%s': give a whole number >= 1",
+					optarg);
 			break;
 		case 'j':
 			o->json = true;
@@ -279,14 +286,16 @@ int cli_parse_top(int argc, char **argv, struct top_opts *o)
 		switch (c) {
 		case 'd':
 			if (cli_parse_delay(optarg, &o->delay))
-				return cli_bad_input("bad delay '%s': seconds from %.1f to %.0f, e.g. -d 1 or -d 0.5",
-						     optarg, TOP_MIN_DELAY_S,
-						     TOP_MAX_DELAY_S);
+				return cli_bad_input(
+					"bad delay '%s': seconds from %.1f to %.0f, e.g. -d 1 or -d 0.5",
+					optarg, TOP_MIN_DELAY_S,
+					TOP_MAX_DELAY_S);
 			break;
 		case 'n':
 			if (cli_parse_count(optarg, &o->count))
-				return cli_bad_input("bad count '%s': give a whole number >= 1",
-						     optarg);
+				return cli_bad_input(
+					"bad count '%s': give a whole number >= 1",
+					optarg);
 			break;
 		case 'b':
 			o->batch = true;
@@ -295,15 +304,17 @@ int cli_parse_top(int argc, char **argv, struct top_opts *o)
 			o->help = true;
 			return 0;
 		case ':':
-			return cli_bad_input("option '%s' needs a value: see 'pcptop top --help'",
-					     argv[optind - 1]);
+			return cli_bad_input(
+				"option '%s' needs a value: see 'pcptop top --help'",
+				argv[optind - 1]);
 		default:
 			err = attach_opt(c, optarg, &o->attach);
 			if (err < 0)
 				return err;
 			if (!err)
-				return cli_bad_input("unknown option '%s': see 'pcptop top --help'",
-						     argv[optind - 1]);
+				return cli_bad_input(
+					"unknown option '%s': see 'pcptop top --help'",
+					argv[optind - 1]);
 		}
 	}
 	return no_extra_args(argc, argv, "top");
@@ -336,20 +347,23 @@ int cli_parse_record(int argc, char **argv, struct record_opts *o)
 		switch (c) {
 		case 'o':
 			if (!optarg[0])
-				return cli_bad_input("empty --output file name");
+				return cli_bad_input(
+					"empty --output file name");
 			o->out = optarg;
 			break;
 		case 'i':
 			if (cli_parse_seconds(optarg, MAX_INTERVAL_S,
 					      &o->interval))
-				return cli_bad_input("bad interval '%s': give seconds, e.g. -i 1 or -i 0.5",
-						     optarg);
+				return cli_bad_input(
+					"bad interval '%s': give seconds, e.g. -i 1 or -i 0.5",
+					optarg);
 			break;
 		case 'd':
 			if (cli_parse_seconds(optarg, MAX_DURATION_S,
 					      &o->duration))
-				return cli_bad_input("bad duration '%s': give seconds, e.g. -d 60",
-						     optarg);
+				return cli_bad_input(
+					"bad duration '%s': give seconds, e.g. -d 60",
+					optarg);
 			break;
 		case OPT_PROM:
 			if (!optarg[0])
@@ -397,14 +411,17 @@ int cli_parse_report(int argc, char **argv, struct report_opts *o, bool diff)
 		switch (c) {
 		case 'j':
 			if (o->fmt == FMT_CSV)
-				return cli_bad_input("--json and --csv exclude each other");
+				return cli_bad_input(
+					"--json and --csv exclude each other");
 			o->fmt = FMT_JSON;
 			break;
 		case OPT_CSV:
 			if (diff)
-				return cli_bad_input("diff has no --csv: use --json");
+				return cli_bad_input(
+					"diff has no --csv: use --json");
 			if (o->fmt == FMT_JSON)
-				return cli_bad_input("--json and --csv exclude each other");
+				return cli_bad_input(
+					"--json and --csv exclude each other");
 			o->fmt = FMT_CSV;
 			break;
 		case OPT_HTML:
@@ -427,16 +444,19 @@ int cli_parse_report(int argc, char **argv, struct report_opts *o, bool diff)
 	}
 	for (; optind < argc; optind++) {
 		if (o->nr_files == want)
-			return cli_bad_input("unexpected argument '%s': see 'pcptop %s --help'",
-					     argv[optind], cmd);
+			return cli_bad_input(
+				"unexpected argument '%s': see 'pcptop %s --help'",
+				argv[optind], cmd);
 		o->files[o->nr_files++] = argv[optind];
 	}
 	if (!diff && !o->nr_files)
 		o->files[o->nr_files++] = DEFAULT_RECORDING;
 	if (o->nr_files != want)
-		return cli_bad_input("diff needs two recordings: pcptop diff A B");
+		return cli_bad_input(
+			"diff needs two recordings: pcptop diff A B");
 	if (o->html && !strcmp(o->html, "-") && o->fmt != FMT_TEXT)
-		return cli_bad_input("--html - and --%s cannot both go to stdout",
-				     o->fmt == FMT_JSON ? "json" : "csv");
+		return cli_bad_input(
+			"--html - and --%s cannot both go to stdout",
+			o->fmt == FMT_JSON ? "json" : "csv");
 	return 0;
 }

@@ -58,17 +58,17 @@ struct info_opts {
 struct stat_opts {
 	bool help;
 	double interval;
-	long count;		/* 0: until a signal */
+	long count; /* 0: until a signal */
 	bool json;
 	bool hists;
-	const char *prom;	/* --prom FILE, or NULL */
+	const char *prom; /* --prom FILE, or NULL */
 	struct attach_opts attach;
 };
 
 struct top_opts {
 	bool help;
 	double delay;
-	long count;		/* 0: until q or a signal */
+	long count; /* 0: until q or a signal */
 	bool batch;
 	struct attach_opts attach;
 };
@@ -79,11 +79,11 @@ struct record_opts {
 	bool help;
 	const char *out;
 	double interval;
-	double duration;	/* 0: until the command exits or a signal */
+	double duration; /* 0: until the command exits or a signal */
 	const char *prom;
 	bool quiet;
 	struct attach_opts attach;
-	int argc;		/* the command, 0 for none */
+	int argc; /* the command, 0 for none */
 	char **argv;
 };
 
@@ -94,7 +94,7 @@ struct report_opts {
 	const char *files[2];
 	int nr_files;
 	enum out_fmt fmt;
-	const char *html;	/* --html OUT, "-" for stdout */
+	const char *html; /* --html OUT, "-" for stdout */
 	bool timeline;
 	bool hists;
 };

@@ -12,11 +12,15 @@ static const struct cmd {
 	int (*fn)(int argc, char **argv);
 	const char *help;
 } cmds[] = {
-	{ "info", cmd_info, "what is attached and why, the scale in force, each CPU's pcp count/high/batch" },
-	{ "stat", cmd_stat, "counters and histograms every interval (text or --json)" },
+	{ "info", cmd_info,
+	  "what is attached and why, the scale in force, each CPU's pcp count/high/batch" },
+	{ "stat", cmd_stat,
+	  "counters and histograms every interval (text or --json)" },
 	{ "top", cmd_top, "the live view (the default command)" },
-	{ "record", cmd_record, "record intervals to a file, optionally around a command" },
-	{ "report", cmd_report, "totals, timeline and histograms of a recording" },
+	{ "record", cmd_record,
+	  "record intervals to a file, optionally around a command" },
+	{ "report", cmd_report,
+	  "totals, timeline and histograms of a recording" },
 	{ "diff", cmd_diff, "two recordings side by side" },
 };
 
@@ -74,6 +78,6 @@ int main(int argc, char **argv)
 	/* "pcptop -d 2" is the live view with options, as top's are */
 	if (argv[1][0] == '-')
 		return cmd_top(argc, argv);
-	return cli_status(cli_bad_input("unknown command '%s': try 'pcptop --help'",
-					argv[1]));
+	return cli_status(cli_bad_input(
+		"unknown command '%s': try 'pcptop --help'", argv[1]));
 }

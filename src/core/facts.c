@@ -122,7 +122,9 @@ void facts_scale_line(const struct facts *f, char *buf, size_t len)
 		where = "pcp_batch_scale_max";
 
 	if (s->value < 0)
-		snprintf(buf, len, "scale unknown (no kernel variable, cmdline or config found)");
+		snprintf(
+			buf, len,
+			"scale unknown (no kernel variable, cmdline or config found)");
 	else
 		snprintf(buf, len, "scale %d (%s%s%s)%s%s", s->value,
 			 scale_source_name(s->source), where[0] ? ", " : "",

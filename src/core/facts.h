@@ -22,7 +22,7 @@
 /* one probe as attached, or as a recording names it */
 struct fact_probe {
 	char name[32];
-	char mode_name[32];	/* as written; mode is its parse */
+	char mode_name[32]; /* as written; mode is its parse */
 	enum probe_mode mode;
 	char target[PROBE_TARGET_LEN];
 	char reason[FACTS_STR_LEN];
@@ -35,19 +35,19 @@ struct facts {
 	char hostname[FACTS_UTS_LEN];
 	int nr_probes;
 	struct fact_probe probes[FACTS_MAX_PROBES];
-	char mode_summary[32];		/* the mode all probes share, or "mixed" */
+	char mode_summary[32]; /* the mode all probes share, or "mixed" */
 	char fallback[FACTS_STR_LEN * 2];
 	char btf_source[64];
 	struct scale_info scale;
-	struct zoneinfo zones;		/* allocated: facts_free() */
-	int zones_err;			/* -errno when zoneinfo was unreadable */
-	int pageblock_order;		/* -1 when unknown */
+	struct zoneinfo zones; /* allocated: facts_free() */
+	int zones_err; /* -errno when zoneinfo was unreadable */
+	int pageblock_order; /* -1 when unknown */
 	int pages_per_block;
-	int pageblock_err;		/* why unknown, -errno */
-	long high_fraction;		/* -1 when unknown */
+	int pageblock_err; /* why unknown, -errno */
+	long high_fraction; /* -1 when unknown */
 	int high_fraction_err;
 	uint64_t run_gap_ns;
-	uint64_t run_cap_pages;		/* batch << scale, 0 unknown */
+	uint64_t run_cap_pages; /* batch << scale, 0 unknown */
 	bool cross_check;
 };
 

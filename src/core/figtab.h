@@ -16,45 +16,45 @@
 
 /* a counter of enum pcptop_counter */
 struct counter_desc {
-	const char *key;	/* recording key, JSON key in report totals */
+	const char *key; /* recording key, JSON key in report totals */
 };
 
 /* the live view's histogram pane shows one group at a time */
 enum hist_pane {
 	PANE_NONE,
-	PANE_BATCH,	/* "batch sizes (pages)" */
-	PANE_HOLD,	/* "zone->lock wait+hold (ns)" */
+	PANE_BATCH, /* "batch sizes (pages)" */
+	PANE_HOLD, /* "zone->lock wait+hold (ns)" */
 	NR_PANES,
 };
 
 /* a histogram of enum pcptop_hist */
 struct hist_desc {
-	const char *key;	/* recording key, JSON "hist" key */
-	const char *title;	/* text and HTML heading */
-	const char *unit;	/* "pages" or "nsecs" */
-	int probe;		/* whose mode decides whether it is estimated */
-	const char *prom;	/* Prometheus histogram metric */
+	const char *key; /* recording key, JSON "hist" key */
+	const char *title; /* text and HTML heading */
+	const char *unit; /* "pages" or "nsecs" */
+	int probe; /* whose mode decides whether it is estimated */
+	const char *prom; /* Prometheus histogram metric */
 	const char *prom_help;
 	enum hist_pane pane;
-	bool always_plotted;	/* in the HTML even when empty */
+	bool always_plotted; /* in the HTML even when empty */
 };
 
 enum fig_type {
-	FIG_BATCH,	/* events, the pages they moved, a size histogram */
-	FIG_TIME,	/* a time histogram (ns) and its total */
-	FIG_CHECK,	/* a count beside another figure, to compare with it */
+	FIG_BATCH, /* events, the pages they moved, a size histogram */
+	FIG_TIME, /* a time histogram (ns) and its total */
+	FIG_CHECK, /* a count beside another figure, to compare with it */
 };
 
 /* figure flags */
-#define FIG_TL_EVENTS 0x1	/* report timeline: events per interval */
-#define FIG_TL_PAGES 0x2	/* ... pages per interval */
-#define FIG_TL_MAX 0x4		/* ... largest of the interval */
-#define FIG_TL_P99 0x8		/* ... p99 of the interval (FIG_TIME) */
-#define FIG_RATE_DIFF 0x10	/* diff: pages per second as well */
-#define FIG_PROM_MAX 0x20	/* Prometheus gauge of the interval's largest */
-#define FIG_NEEDS_XCHECK 0x40	/* shown only with --cross-check */
-#define FIG_HTML_RATE 0x80	/* HTML timeline: pages per second */
-#define FIG_INFER_SCALE 0x100	/* its chunks are bounded by batch << scale */
+#define FIG_TL_EVENTS 0x1 /* report timeline: events per interval */
+#define FIG_TL_PAGES 0x2 /* ... pages per interval */
+#define FIG_TL_MAX 0x4 /* ... largest of the interval */
+#define FIG_TL_P99 0x8 /* ... p99 of the interval (FIG_TIME) */
+#define FIG_RATE_DIFF 0x10 /* diff: pages per second as well */
+#define FIG_PROM_MAX 0x20 /* Prometheus gauge of the interval's largest */
+#define FIG_NEEDS_XCHECK 0x40 /* shown only with --cross-check */
+#define FIG_HTML_RATE 0x80 /* HTML timeline: pages per second */
+#define FIG_INFER_SCALE 0x100 /* its chunks are bounded by batch << scale */
 
 /* an average of two counters a figure also reports, e.g. high before decay */
 struct fig_ratio {
@@ -66,33 +66,33 @@ struct fig_ratio {
 #define FIG_MAX_RATIOS 2
 
 struct fig_desc {
-	const char *key;	/* JSON object, text row, diff key stem */
-	const char *title;	/* one line: what it counts */
+	const char *key; /* JSON object, text row, diff key stem */
+	const char *title; /* one line: what it counts */
 	enum fig_type type;
-	int probe;		/* enum probe_id feeding it */
-	int events;		/* counter of calls/flushes, -1 none */
-	const char *events_key;	/* "calls" or "count" */
-	int pages;		/* FIG_BATCH, FIG_CHECK: counter of pages */
-	const char *pages_key;	/* "pages" unless said */
-	int hist;		/* size (FIG_BATCH) or time (FIG_TIME) */
-	int total;		/* FIG_TIME: counter of summed ns */
+	int probe; /* enum probe_id feeding it */
+	int events; /* counter of calls/flushes, -1 none */
+	const char *events_key; /* "calls" or "count" */
+	int pages; /* FIG_BATCH, FIG_CHECK: counter of pages */
+	const char *pages_key; /* "pages" unless said */
+	int hist; /* size (FIG_BATCH) or time (FIG_TIME) */
+	int total; /* FIG_TIME: counter of summed ns */
 	/* modes in which the events, the pages, the times are estimated */
 	unsigned int est_events;
 	unsigned int est_pages;
 	struct fig_ratio ratios[FIG_MAX_RATIOS];
 	unsigned int flags;
 	/* the live view's columns; NULL: not shown there */
-	const char *col_events;	/* events per second */
-	const char *col_pages;	/* pages per second */
-	const char *col_avg;	/* pages per event */
-	const char *col_max;	/* largest event, pages or ns */
+	const char *col_events; /* events per second */
+	const char *col_pages; /* pages per second */
+	const char *col_avg; /* pages per event */
+	const char *col_max; /* largest event, pages or ns */
 	const char *col_p50;
 	const char *col_p99;
 	/* Prometheus: counters (totals since start) and their help */
 	const char *prom_events, *prom_events_help;
 	const char *prom_pages, *prom_pages_help;
-	const char *prom_total, *prom_total_help;	/* FIG_TIME */
-	const char *prom_gauge;	/* stem of _p50/_p99/_max (FIG_TIME) or _max */
+	const char *prom_total, *prom_total_help; /* FIG_TIME */
+	const char *prom_gauge; /* stem of _p50/_p99/_max (FIG_TIME) or _max */
 	const char *prom_gauge_help;
 };
 

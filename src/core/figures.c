@@ -14,8 +14,8 @@ void figures_compute(const struct snapshot *s, int cpu, int zone,
 		f->cnt[i] = snap_counter(s, cpu, zone, i);
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
 		snap_hist(s, cpu, zone, i, f->hist[i].slots, &f->hist[i].max);
-		f->hist[i].samples = hist_total(f->hist[i].slots,
-						PCPTOP_HIST_SLOTS);
+		f->hist[i].samples =
+			hist_total(f->hist[i].slots, PCPTOP_HIST_SLOTS);
 	}
 }
 

@@ -80,7 +80,7 @@ uint64_t hist_percentile(const uint64_t *slots, int nr, double p)
 
 	if (!total)
 		return 0;
-	if (!(p > 0))	/* also NaN */
+	if (!(p > 0)) /* also NaN */
 		p = 0;
 	if (p > PCT_MAX)
 		p = PCT_MAX;

@@ -17,9 +17,10 @@ void json_scale_fields(struct json_writer *w, const struct scale_info *s)
 		if (s->have[src])
 			json_int(w, scale_source_name(src), s->val[src]);
 	json_obj_end(w);
-	json_str(w, "patch", s->patch == SCALE_PATCH_PRESENT ? "present" :
-			     s->patch == SCALE_PATCH_ABSENT  ? "absent" :
-							       "unknown");
+	json_str(w, "patch",
+		 s->patch == SCALE_PATCH_PRESENT ? "present" :
+		 s->patch == SCALE_PATCH_ABSENT	 ? "absent" :
+						   "unknown");
 	if (s->config_path[0])
 		json_str(w, "config_path", s->config_path);
 	if (s->cmdline_raw[0])
@@ -130,7 +131,8 @@ void json_figure(struct json_writer *w, const struct fig_desc *d,
 		json_u64(w, "max", fig_max(d, f));
 		json_double(w, "avg", fig_avg(d, f));
 		if (secs > 0)
-			json_double(w, "per_s", (double)fig_events(d, f) / secs);
+			json_double(w, "per_s",
+				    (double)fig_events(d, f) / secs);
 		for (r = 0; r < FIG_MAX_RATIOS && d->ratios[r].key; r++)
 			json_double(w, d->ratios[r].key,
 				    fig_ratio(&d->ratios[r], f));

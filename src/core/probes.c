@@ -55,6 +55,8 @@ const struct probe_desc probe_table[NR_PROBES] = {
 	},
 };
 
+/* one name a line, as clang-format would not keep them */
+/* clang-format off */
 static const char *const mode_names[NR_PROBE_MODES] = {
 	[MODE_NONE] = "none",
 	[MODE_FENTRY] = "fentry",
@@ -63,6 +65,7 @@ static const char *const mode_names[NR_PROBE_MODES] = {
 	[MODE_HEURISTIC] = "heuristic",
 	[MODE_AUTO] = "auto",
 };
+/* clang-format on */
 
 const char *probe_mode_name(enum probe_mode mode)
 {

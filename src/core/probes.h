@@ -12,11 +12,11 @@
 #include <stdint.h>
 
 enum probe_id {
-	PROBE_BULK_FREE,	/* free_pcppages_bulk */
-	PROBE_REFILL,		/* rmqueue_bulk */
-	PROBE_DECAY,		/* decay_pcp_high */
-	PROBE_DRAIN,		/* drain_pages_zone */
-	PROBE_FREE_HIGH,	/* the commit function's free_high flushes */
+	PROBE_BULK_FREE, /* free_pcppages_bulk */
+	PROBE_REFILL, /* rmqueue_bulk */
+	PROBE_DECAY, /* decay_pcp_high */
+	PROBE_DRAIN, /* drain_pages_zone */
+	PROBE_FREE_HIGH, /* the commit function's free_high flushes */
 	NR_PROBES,
 };
 
@@ -25,8 +25,8 @@ enum probe_mode {
 	MODE_FENTRY,
 	MODE_KPROBE,
 	MODE_TRACEPOINT,
-	MODE_HEURISTIC,	/* free_high guessed from where a bulk free starts */
-	MODE_AUTO,	/* only as a request */
+	MODE_HEURISTIC, /* free_high guessed from where a bulk free starts */
+	MODE_AUTO, /* only as a request */
 	NR_PROBE_MODES,
 };
 
@@ -39,15 +39,15 @@ enum probe_mode {
 #define PROBE_MAX_FNS 2
 
 struct probe_desc {
-	const char *name;		/* "bulk_free": info, JSON, recordings */
-	const char *fns[PROBE_MAX_FNS];	/* candidates, NULL-terminated */
-	const char *rename_note;	/* why there are two names, or NULL */
+	const char *name; /* "bulk_free": info, JSON, recordings */
+	const char *fns[PROBE_MAX_FNS]; /* candidates, NULL-terminated */
+	const char *rename_note; /* why there are two names, or NULL */
 	/* BPF program names in bpf/pcptop.bpf.c */
 	const char *fentry, *fexit, *kprobe, *kretprobe;
 	/* tracepoint stand-in, and the program on it; NULL: none */
 	const char *tp, *tp_prog;
-	int tp_nargs;			/* arguments the program reads */
-	const char *tp_note;		/* what its figures are then */
+	int tp_nargs; /* arguments the program reads */
+	const char *tp_note; /* what its figures are then */
 	/* probe whose events the heuristic reads, or -1 */
 	int heuristic_on;
 	const char *heuristic_note;
@@ -70,16 +70,16 @@ int probe_find(const char *name);
 /* what the attach plan chose for one probe, and why */
 struct probe_state {
 	enum probe_mode mode;
-	char target[PROBE_TARGET_LEN];	/* function or tracepoint in use */
+	char target[PROBE_TARGET_LEN]; /* function or tracepoint in use */
 	char reason[PROBE_REASON_LEN];
-	bool estimated;			/* figures from event runs, not calls */
+	bool estimated; /* figures from event runs, not calls */
 };
 
 /* what a command asks of the attach */
 struct attach_opts {
-	enum probe_mode want;	/* MODE_AUTO or the one mode to use */
-	bool cross_check;	/* mm_page_pcpu_drain beside a function probe */
-	bool verbose;		/* pass libbpf's log through */
+	enum probe_mode want; /* MODE_AUTO or the one mode to use */
+	bool cross_check; /* mm_page_pcpu_drain beside a function probe */
+	bool verbose; /* pass libbpf's log through */
 	uint64_t run_gap_ns;
 };
 

@@ -30,7 +30,7 @@ struct lines {
 	gzFile f;
 	char *buf;
 	size_t cap;
-	bool gzip;	/* the file starts with the gzip magic */
+	bool gzip; /* the file starts with the gzip magic */
 };
 
 void proc_path(char *buf, size_t len, const char *root, const char *rel)
@@ -612,7 +612,7 @@ int read_long_file(const char *path, long *val)
 		if (!err)
 			*val = v;
 	} else if (!err) {
-		err = -EINVAL;	/* empty */
+		err = -EINVAL; /* empty */
 	}
 	lines_close(&l);
 	return err;

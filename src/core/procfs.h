@@ -65,7 +65,8 @@ int cmdline_lookup(const char *path, const char *param, char *val, size_t len);
  * Address of a symbol in /proc/kallsyms (any type). -ENOENT when absent,
  * -EPERM when it is listed with address 0 (kptr_restrict, not root).
  */
-int kallsyms_lookup(const char *path, const char *sym, unsigned long long *addr);
+int kallsyms_lookup(const char *path, const char *sym,
+		    unsigned long long *addr);
 
 /*
  * Several symbols in one pass over a file of 100k+ lines: addrs[i] is the

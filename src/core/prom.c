@@ -38,8 +38,7 @@ static void put_label(FILE *f, const char *s)
 	}
 }
 
-static void head(FILE *f, const char *name, const char *type,
-		 const char *help)
+static void head(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
@@ -156,11 +155,13 @@ void prom_write(FILE *f, const struct prom_state *ps,
 		if (!d->prom_gauge || !fig_shown(d, fa))
 			continue;
 		if (d->type == FIG_TIME) {
-			snprintf(help, sizeof(help), "Median %s (log2 bucket bound).",
+			snprintf(help, sizeof(help),
+				 "Median %s (log2 bucket bound).",
 				 d->prom_gauge_help);
 			gauge(f, d->prom_gauge, "_p50", help,
 			      (double)fig_pct(d, last, PCT_MEDIAN));
-			snprintf(help, sizeof(help), "99th percentile %s (log2 bucket bound).",
+			snprintf(help, sizeof(help),
+				 "99th percentile %s (log2 bucket bound).",
 				 d->prom_gauge_help);
 			gauge(f, d->prom_gauge, "_p99", help,
 			      (double)fig_pct(d, last, PCT_TAIL));
@@ -193,7 +194,8 @@ int prom_update(struct prom_state *ps, const struct figures *f, double secs)
 	figures_add(&ps->total, f);
 	ps->seconds += secs;
 	/* node_exporter reads only *.prom: FILE.tmp is never half-read */
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", ps->path) >= (int)sizeof(tmp)) {
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", ps->path) >=
+	    (int)sizeof(tmp)) {
 		err = -ENAMETOOLONG;
 		goto out;
 	}
@@ -213,7 +215,8 @@ int prom_update(struct prom_state *ps, const struct figures *f, double secs)
 		remove(tmp);
 out:
 	if (err && !ps->warned) {
-		fprintf(stderr, "pcptop: --prom %s: %s (will retry each interval)\n",
+		fprintf(stderr,
+			"pcptop: --prom %s: %s (will retry each interval)\n",
 			ps->path, strerror(-err));
 		ps->warned = true;
 	}

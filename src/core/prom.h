@@ -14,11 +14,11 @@
 #include "figures.h"
 
 struct prom_state {
-	const char *path;	/* NULL: --prom not given, prom_update() is a no-op */
-	const struct facts *facts;	/* labels and gauges that do not change */
-	struct figures total;	/* since pcptop started */
+	const char *path; /* NULL: --prom not given, prom_update() is a no-op */
+	const struct facts *facts; /* labels and gauges that do not change */
+	struct figures total; /* since pcptop started */
 	double seconds;
-	bool warned;		/* a write failure is said once, not each interval */
+	bool warned; /* a write failure is said once, not each interval */
 };
 
 /* path may be NULL; facts must outlive ps */

@@ -25,6 +25,8 @@
 #define CONFIG_VAL_LEN 32
 #define PATH_LEN 4096
 
+/* one name a line, as clang-format would not keep them */
+/* clang-format off */
 static const char *const source_names[NR_SCALE_SRC] = {
 	[SCALE_SRC_KVAR]	= "kernel-variable",
 	[SCALE_SRC_CMDLINE]	= "cmdline",
@@ -32,6 +34,7 @@ static const char *const source_names[NR_SCALE_SRC] = {
 	[SCALE_SRC_INFERRED]	= "inferred",
 	[SCALE_SRC_UNKNOWN]	= "unknown",
 };
+/* clang-format on */
 
 const char *scale_source_name(enum scale_source src)
 {
@@ -179,9 +182,8 @@ void scale_set_inferred(struct scale_info *si, int value, int evidence)
 	scale_resolve(si);
 }
 
-void scale_observe(struct scale_info *si, unsigned long long largest,
-		   int batch, unsigned long long chunks,
-		   unsigned long long slack)
+void scale_observe(struct scale_info *si, unsigned long long largest, int batch,
+		   unsigned long long chunks, unsigned long long slack)
 {
 	unsigned long long ev = (unsigned long long)si->inferred_evidence;
 	int inferred;
@@ -208,13 +210,18 @@ void scale_inferred_line(const struct scale_info *si, char *buf, size_t len)
 
 	if (!si->have[SCALE_SRC_INFERRED]) {
 		if (ev && si->inferred_batch <= 0)
-			snprintf(buf, len, "inferred: nothing (%d chunk%s seen, batch unknown)",
-				 ev, s);
+			snprintf(
+				buf, len,
+				"inferred: nothing (%d chunk%s seen, batch unknown)",
+				ev, s);
 		else if (ev)
-			snprintf(buf, len, "inferred: nothing (%d empty chunk%s seen)",
+			snprintf(buf, len,
+				 "inferred: nothing (%d empty chunk%s seen)",
 				 ev, s);
 		else
-			snprintf(buf, len, "inferred: nothing yet (no free_high flush, drain chunk or decay drain seen)");
+			snprintf(
+				buf, len,
+				"inferred: nothing yet (no free_high flush, drain chunk or decay drain seen)");
 		return;
 	}
 	if (si->inferred_batch <= 0 || !si->inferred_largest) {
@@ -229,14 +236,16 @@ void scale_inferred_line(const struct scale_info *si, char *buf, size_t len)
 			 si->inferred_slack);
 	else
 		over[0] = '\0';
-	snprintf(buf, len, "inferred >= %d from %d chunk%s (largest %llu pages; batch %d << %d = %llu%s)",
-		 v, ev, s, si->inferred_largest, si->inferred_batch, v, cap,
-		 over);
+	snprintf(
+		buf, len,
+		"inferred >= %d from %d chunk%s (largest %llu pages; batch %d << %d = %llu%s)",
+		v, ev, s, si->inferred_largest, si->inferred_batch, v, cap,
+		over);
 }
 
 /* parts joined by "; " so the note stays one line */
-static __attribute__((format(printf, 2, 3)))
-void note_add(struct scale_info *si, const char *fmt, ...)
+static __attribute__((format(printf, 2, 3))) void
+note_add(struct scale_info *si, const char *fmt, ...)
 {
 	size_t len = strlen(si->note);
 	va_list ap;
@@ -261,7 +270,8 @@ static void note_cmdline_reading(struct scale_info *si)
 	if (get_option_uint(si->cmdline_raw, &u, &number))
 		return;
 	if (!number)
-		note_add(si, "cmdline asks \"%s\", which get_option() reads as 0",
+		note_add(si,
+			 "cmdline asks \"%s\", which get_option() reads as 0",
 			 si->cmdline_raw);
 }
 
@@ -286,13 +296,17 @@ static void note_kvar(struct scale_info *si)
 			note_add(si, "cmdline asks %s, kernel variable is %d",
 				 si->cmdline_raw, kvar);
 		else if (cmdline_clamped(si))
-			note_add(si, "cmdline asks %s, kernel variable is %d (the patch clamps to %d)",
-				 si->cmdline_raw, kvar, SCALE_CLAMP_MAX);
+			note_add(
+				si,
+				"cmdline asks %s, kernel variable is %d (the patch clamps to %d)",
+				si->cmdline_raw, kvar, SCALE_CLAMP_MAX);
 		else
 			note_cmdline_reading(si);
 	} else if (si->have[SCALE_SRC_CONFIG] && cfg != kvar) {
-		note_add(si, "no cmdline value, yet kernel variable is %d and CONFIG_%s is %d",
-			 kvar, SCALE_CONFIG, cfg);
+		note_add(
+			si,
+			"no cmdline value, yet kernel variable is %d and CONFIG_%s is %d",
+			kvar, SCALE_CONFIG, cfg);
 	}
 }
 
@@ -303,27 +317,38 @@ static void note_cmdline(struct scale_info *si)
 		note_add(si, "cmdline asks %s, the patch clamps it to %d",
 			 si->cmdline_raw, SCALE_CLAMP_MAX);
 	if (si->patch == SCALE_PATCH_UNKNOWN)
-		note_add(si, "kallsyms hides whether the kernel has the %s= patch: cmdline assumed in force",
-			 SCALE_PARAM);
+		note_add(
+			si,
+			"kallsyms hides whether the kernel has the %s= patch: cmdline assumed in force",
+			SCALE_PARAM);
 	else if (!si->kvar_addr)
-		note_add(si, "kernel variable not in kallsyms (no CONFIG_KALLSYMS_ALL): cmdline taken as in force");
+		note_add(
+			si,
+			"kernel variable not in kallsyms (no CONFIG_KALLSYMS_ALL): cmdline taken as in force");
 	else if (si->kvar_err)
-		note_add(si, "kernel variable at %#llx unreadable (%s): cmdline taken as in force",
-			 si->kvar_addr, strerror(-si->kvar_err));
+		note_add(
+			si,
+			"kernel variable at %#llx unreadable (%s): cmdline taken as in force",
+			si->kvar_addr, strerror(-si->kvar_err));
 	else
-		note_add(si, "kernel variable at %#llx not read: cmdline taken as in force",
-			 si->kvar_addr);
+		note_add(
+			si,
+			"kernel variable at %#llx not read: cmdline taken as in force",
+			si->kvar_addr);
 }
 
 static void note_config(struct scale_info *si)
 {
 	if (si->have[SCALE_SRC_CMDLINE] && si->patch == SCALE_PATCH_ABSENT)
-		note_add(si, "cmdline %s=%s ignored: the kernel lacks the patch",
+		note_add(si,
+			 "cmdline %s=%s ignored: the kernel lacks the patch",
 			 SCALE_PARAM, si->cmdline_raw);
 	/* patched, no cmdline value: the default holds unless it was poked */
 	else if (si->kvar_addr && si->kvar_err)
-		note_add(si, "kernel variable at %#llx unreadable (%s): config taken as in force",
-			 si->kvar_addr, strerror(-si->kvar_err));
+		note_add(
+			si,
+			"kernel variable at %#llx unreadable (%s): config taken as in force",
+			si->kvar_addr, strerror(-si->kvar_err));
 }
 
 static bool scale_valid(int v)
@@ -340,8 +365,7 @@ void scale_resolve(struct scale_info *si)
 	si->note[0] = '\0';
 	if (kvar_ok)
 		si->source = SCALE_SRC_KVAR;
-	else if (si->have[SCALE_SRC_CMDLINE] &&
-		 si->patch != SCALE_PATCH_ABSENT)
+	else if (si->have[SCALE_SRC_CMDLINE] && si->patch != SCALE_PATCH_ABSENT)
 		si->source = SCALE_SRC_CMDLINE;
 	else if (si->have[SCALE_SRC_CONFIG])
 		si->source = SCALE_SRC_CONFIG;
@@ -367,7 +391,9 @@ void scale_resolve(struct scale_info *si)
 			 si->inferred_evidence);
 		break;
 	default:
-		note_add(si, "no kernel variable, cmdline, config or chunks to go by");
+		note_add(
+			si,
+			"no kernel variable, cmdline, config or chunks to go by");
 		break;
 	}
 	if (si->have[SCALE_SRC_KVAR] && !kvar_ok)
@@ -376,10 +402,12 @@ void scale_resolve(struct scale_info *si)
 	/* chunks only prove a lower bound: a smaller inference is no news */
 	if (si->have[SCALE_SRC_INFERRED] && si->source != SCALE_SRC_INFERRED &&
 	    si->value >= 0 && inf > si->value)
-		note_add(si, "%d chunk%s seen need scale >= %d, above the %s value %d",
-			 si->inferred_evidence,
-			 si->inferred_evidence == 1 ? "" : "s", inf,
-			 scale_source_name(si->source), si->value);
+		note_add(
+			si,
+			"%d chunk%s seen need scale >= %d, above the %s value %d",
+			si->inferred_evidence,
+			si->inferred_evidence == 1 ? "" : "s", inf,
+			scale_source_name(si->source), si->value);
 }
 
 /* strscpy() without the return: a long value keeps its head */

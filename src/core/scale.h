@@ -17,37 +17,37 @@
 #define SCALE_PATH_LEN 256
 
 enum scale_source {
-	SCALE_SRC_KVAR,		/* "kernel-variable" */
-	SCALE_SRC_CMDLINE,	/* "cmdline" */
-	SCALE_SRC_CONFIG,	/* "config" */
-	SCALE_SRC_INFERRED,	/* "inferred" */
-	SCALE_SRC_UNKNOWN,	/* "unknown" */
+	SCALE_SRC_KVAR, /* "kernel-variable" */
+	SCALE_SRC_CMDLINE, /* "cmdline" */
+	SCALE_SRC_CONFIG, /* "config" */
+	SCALE_SRC_INFERRED, /* "inferred" */
+	SCALE_SRC_UNKNOWN, /* "unknown" */
 	NR_SCALE_SRC,
 };
 
 /* whether the running kernel carries the pcp_batch_scale_max= patch */
 enum scale_patch {
-	SCALE_PATCH_UNKNOWN,	/* kallsyms unreadable */
+	SCALE_PATCH_UNKNOWN, /* kallsyms unreadable */
 	SCALE_PATCH_ABSENT,
 	SCALE_PATCH_PRESENT,
 };
 
 struct scale_info {
-	int value;			/* -1 when unknown */
+	int value; /* -1 when unknown */
 	enum scale_source source;
 	bool have[NR_SCALE_SRC];
 	int val[NR_SCALE_SRC];
 	enum scale_patch patch;
-	unsigned long long kvar_addr;	/* 0 when kallsyms does not list it */
-	char cmdline_raw[32];		/* as written on the command line */
+	unsigned long long kvar_addr; /* 0 when kallsyms does not list it */
+	char cmdline_raw[32]; /* as written on the command line */
 	char config_path[SCALE_PATH_LEN]; /* where CONFIG_... was found */
-	int inferred_evidence;		/* chunks the inference rests on */
-	char note[SCALE_NOTE_LEN];	/* disagreement between sources, or "" */
+	int inferred_evidence; /* chunks the inference rests on */
+	char note[SCALE_NOTE_LEN]; /* disagreement between sources, or "" */
 	/* scale_observe(): the largest chunk so far and its batch */
 	unsigned long long inferred_largest;
 	unsigned long long inferred_slack;
 	int inferred_batch;
-	int kvar_err;			/* -errno of a failed kvar read, or 0 */
+	int kvar_err; /* -errno of a failed kvar read, or 0 */
 };
 
 const char *scale_source_name(enum scale_source src);
@@ -106,9 +106,8 @@ unsigned long long scale_overshoot_slack(int pageblock_order);
  * kernel runs, so the evidence accumulates over calls and the inference
  * uses the largest chunk of all of them.
  */
-void scale_observe(struct scale_info *si, unsigned long long largest,
-		   int batch, unsigned long long chunks,
-		   unsigned long long slack);
+void scale_observe(struct scale_info *si, unsigned long long largest, int batch,
+		   unsigned long long chunks, unsigned long long slack);
 
 /*
  * "inferred >= 5 from 14 chunks (largest 2016 pages = batch 63 << 5)", or

@@ -53,8 +53,11 @@ uint64_t snap_counter_at(const struct snapshot *s, int cpu, int zone,
 
 					if (!in_range(mt_slot, m))
 						continue;
-					sum += s->counters[(size_t)c * PCPTOP_NR_COUNTER_KEYS + key]
-						       .c[counter];
+					sum += s->counters
+						       [(size_t)c *
+								PCPTOP_NR_COUNTER_KEYS +
+							key]
+							       .c[counter];
 				}
 			}
 		}
@@ -62,8 +65,7 @@ uint64_t snap_counter_at(const struct snapshot *s, int cpu, int zone,
 	return sum;
 }
 
-uint64_t snap_counter(const struct snapshot *s, int cpu, int zone,
-		      int counter)
+uint64_t snap_counter(const struct snapshot *s, int cpu, int zone, int counter)
 {
 	return snap_counter_at(s, cpu, zone, SNAP_ALL, SNAP_ALL, counter);
 }

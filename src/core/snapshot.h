@@ -15,15 +15,14 @@
 struct snapshot {
 	int nr_cpus;
 	double interval_s;
-	struct pcptop_hist_val *hists;		/* [cpu][PCPTOP_NR_HIST_KEYS] */
-	struct pcptop_counter_val *counters;	/* [cpu][PCPTOP_NR_COUNTER_KEYS] */
+	struct pcptop_hist_val *hists; /* [cpu][PCPTOP_NR_HIST_KEYS] */
+	struct pcptop_counter_val *counters; /* [cpu][PCPTOP_NR_COUNTER_KEYS] */
 };
 
 int snapshot_alloc(struct snapshot *s, int nr_cpus);
 void snapshot_free(struct snapshot *s);
 
-uint64_t snap_counter(const struct snapshot *s, int cpu, int zone,
-		      int counter);
+uint64_t snap_counter(const struct snapshot *s, int cpu, int zone, int counter);
 uint64_t snap_counter_at(const struct snapshot *s, int cpu, int zone,
 			 int order_slot, int mt_slot, int counter);
 /* slots summed over the CPUs and zones asked for; *max the largest value */

@@ -30,9 +30,9 @@ void stat_print_header(FILE *out, const struct facts *fa)
 	fprintf(out, "kernel %s %s; probes:", fa->release, fa->arch);
 	for (i = 0; i < fa->nr_probes; i++)
 		fprintf(out, " %s=%s%s", fa->probes[i].name,
-			fa->probes[i].mode_name,
-			mark(fa->probes[i].estimated));
-	fprintf(out, "\nTracing PCP batching... Hit Ctrl-C to end. '~' = estimated from tracepoint event runs.\n");
+			fa->probes[i].mode_name, mark(fa->probes[i].estimated));
+	fprintf(out,
+		"\nTracing PCP batching... Hit Ctrl-C to end. '~' = estimated from tracepoint event runs.\n");
 	fflush(out);
 }
 
@@ -52,7 +52,8 @@ static void text_fig(FILE *out, const struct fig_desc *d,
 			fig_avg(d, f), (unsigned long long)fig_max(d, f));
 		break;
 	case FIG_TIME:
-		fprintf(out, "  %s%s: p50 <= %llu ns, p99 <= %llu ns, max %llu ns\n",
+		fprintf(out,
+			"  %s%s: p50 <= %llu ns, p99 <= %llu ns, max %llu ns\n",
 			d->title, mark(fig_events_estimated(d, m)),
 			(unsigned long long)fig_pct(d, f, PCT_MEDIAN),
 			(unsigned long long)fig_pct(d, f, PCT_TAIL),
@@ -65,8 +66,8 @@ static void text_fig(FILE *out, const struct fig_desc *d,
 	}
 }
 
-void stat_print_text(FILE *out, const struct facts *fa,
-		     const struct figures *f, double secs, bool hists)
+void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
+		     double secs, bool hists)
 {
 	char ts[16], inferred[INFERRED_LEN];
 	time_t now = time(NULL);
@@ -120,8 +121,8 @@ static void json_scale(struct json_writer *w, const struct scale_info *s)
 	json_obj_end(w);
 }
 
-void stat_print_json(FILE *out, const struct facts *fa,
-		     const struct figures *f, double secs)
+void stat_print_json(FILE *out, const struct facts *fa, const struct figures *f,
+		     double secs)
 {
 	struct json_writer w;
 	int i, h;
@@ -141,7 +142,8 @@ void stat_print_json(FILE *out, const struct facts *fa,
 
 		if (shown(d, fa))
 			json_figure(&w, d, f,
-				    fig_events_estimated(d, facts_mode(fa, d->probe)),
+				    fig_events_estimated(
+					    d, facts_mode(fa, d->probe)),
 				    secs);
 	}
 	json_obj_begin(&w, "hist");

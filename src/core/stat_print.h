@@ -13,10 +13,10 @@
 
 /* the lines above the first interval: scale, kernel, probe modes */
 void stat_print_header(FILE *out, const struct facts *fa);
-void stat_print_text(FILE *out, const struct facts *fa,
-		     const struct figures *f, double secs, bool hists);
-void stat_print_json(FILE *out, const struct facts *fa,
-		     const struct figures *f, double secs);
+void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
+		     double secs, bool hists);
+void stat_print_json(FILE *out, const struct facts *fa, const struct figures *f,
+		     double secs);
 
 /*
  * Free_high flushes, decay drains and drain chunks are bounded by batch

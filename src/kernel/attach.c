@@ -121,9 +121,10 @@ static int gather_facts(struct attach *a, struct kernel_facts *kf)
 	btf = btf__load_vmlinux_btf();
 	if (!btf) {
 		err = -errno;
-		snprintf(a->error, sizeof(a->error),
-			 "no kernel BTF (%s: %s): pcptop needs a kernel built with CONFIG_DEBUG_INFO_BTF=y",
-			 VMLINUX_BTF_PATH, strerror(-err));
+		snprintf(
+			a->error, sizeof(a->error),
+			"no kernel BTF (%s: %s): pcptop needs a kernel built with CONFIG_DEBUG_INFO_BTF=y",
+			VMLINUX_BTF_PATH, strerror(-err));
 		return err;
 	}
 	snprintf(a->btf_source, sizeof(a->btf_source), "%s",
@@ -323,8 +324,9 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 	plan_rules_init(&rules, o->want);
 
 	if (!has_bpf_privileges()) {
-		snprintf(a->error, sizeof(a->error),
-			 "not allowed to load BPF programs: run as root (or with CAP_BPF and CAP_PERFMON)");
+		snprintf(
+			a->error, sizeof(a->error),
+			"not allowed to load BPF programs: run as root (or with CAP_BPF and CAP_PERFMON)");
 		return -EPERM;
 	}
 	err = gather_facts(a, &kf);
@@ -341,15 +343,16 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 			first_failed = failed;
 		}
 		if (failed == MODE_NONE || o->want == failed) {
-			snprintf(a->error, sizeof(a->error),
-				 "%s programs refused (%s)%s%s%s",
-				 failed == MODE_NONE ? "BPF" :
-						       probe_mode_name(failed),
-				 errname(err), libbpf_last[0] ? ": " : "",
-				 libbpf_last,
-				 o->want == MODE_AUTO ?
-					 "" :
-					 "; try --mode auto, or -v for libbpf's log");
+			snprintf(
+				a->error, sizeof(a->error),
+				"%s programs refused (%s)%s%s%s",
+				failed == MODE_NONE ? "BPF" :
+						      probe_mode_name(failed),
+				errname(err), libbpf_last[0] ? ": " : "",
+				libbpf_last,
+				o->want == MODE_AUTO ?
+					"" :
+					"; try --mode auto, or -v for libbpf's log");
 			return err;
 		}
 		if (failed == MODE_FENTRY) {

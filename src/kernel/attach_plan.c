@@ -31,8 +31,8 @@ static void set_probe(struct probe_state *p, enum probe_mode mode,
 
 /* why neither function probe flavour is in use, for the reason text */
 static const char *fn_unavailable(const struct kernel_facts *kf,
-				  const struct plan_rules *r, int id,
-				  char *buf, size_t len)
+				  const struct plan_rules *r, int id, char *buf,
+				  size_t len)
 {
 	const char *kp;
 

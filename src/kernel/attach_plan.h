@@ -14,11 +14,11 @@
 
 /* what the running kernel offers, gathered once before planning */
 struct kernel_facts {
-	const char *fn[NR_PROBES];	/* the function name this kernel has */
+	const char *fn[NR_PROBES]; /* the function name this kernel has */
 	bool in_btf[NR_PROBES];
 	bool in_kallsyms[NR_PROBES];
-	bool kprobe_pmu;		/* CONFIG_KPROBES */
-	int tp_nargs[NR_PROBES];	/* the stand-in's arguments, -errno */
+	bool kprobe_pmu; /* CONFIG_KPROBES */
+	int tp_nargs[NR_PROBES]; /* the stand-in's arguments, -errno */
 };
 
 #define PLAN_REFUSED_LEN 96
@@ -27,7 +27,7 @@ struct kernel_facts {
 struct plan_rules {
 	bool allow_fentry;
 	bool allow_kprobe;
-	bool allow_fn_probes;	/* false for --mode tracepoint */
+	bool allow_fn_probes; /* false for --mode tracepoint */
 	char fentry_refused[PLAN_REFUSED_LEN];
 	char kprobe_refused[PLAN_REFUSED_LEN];
 };

@@ -16,18 +16,18 @@ struct attach;
 #define COST_OFF_LEN 96
 
 struct cost_src {
-	int stats_fd;		/* BPF_ENABLE_STATS: on while it is open */
-	bool sysctl_set;	/* the fallback wrote the sysctl: put it back */
+	int stats_fd; /* BPF_ENABLE_STATS: on while it is open */
+	bool sysctl_set; /* the fallback wrote the sysctl: put it back */
 	long sysctl_old;
-	uint64_t run_ns;	/* totals at the last sample */
+	uint64_t run_ns; /* totals at the last sample */
 	uint64_t run_cnt;
-	char off[COST_OFF_LEN];	/* why there is no cost figure, or "" */
+	char off[COST_OFF_LEN]; /* why there is no cost figure, or "" */
 };
 
 struct cost_sample {
 	bool valid;
 	double ns_per_event;
-	double cpu_pct;		/* of one CPU */
+	double cpu_pct; /* of one CPU */
 };
 
 /* statistics on; on failure cs->off says why and sampling gives nothing */

@@ -34,8 +34,8 @@ static int read_and_zero(int fd, __u32 base, int nr_keys, void *dst,
 		if (bpf_map_lookup_elem(fd, &k, buf))
 			return -errno;
 		for (cpu = 0; cpu < nr_cpus; cpu++)
-			memcpy((char *)dst +
-				       ((size_t)cpu * nr_keys + key) * value_size,
+			memcpy((char *)dst + ((size_t)cpu * nr_keys + key) *
+						     value_size,
 			       (char *)buf + (size_t)cpu * value_size,
 			       value_size);
 		err = bpf_map_update_elem(fd, &k, zeroes, BPF_EXIST);
@@ -78,4 +78,3 @@ out:
 	free(zeroes);
 	return err;
 }
-

@@ -15,7 +15,7 @@
 struct system {
 	struct attach a;
 	struct facts f;
-	int kvar_err;	/* reading pcp_batch_scale_max, 0 if read */
+	int kvar_err; /* reading pcp_batch_scale_max, 0 if read */
 };
 
 /*

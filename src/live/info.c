@@ -55,9 +55,11 @@ static void print_text(const struct facts *fa)
 			       "" :
 			       " none");
 	printf("  pcp_batch_scale_max patch: %s\n",
-	       s->patch == SCALE_PATCH_PRESENT ? "present" :
-	       s->patch == SCALE_PATCH_ABSENT	 ? "absent" :
-						   "unknown (kallsyms unreadable)");
+	       s->patch == SCALE_PATCH_PRESENT ?
+		       "present" :
+	       s->patch == SCALE_PATCH_ABSENT ?
+		       "absent" :
+		       "unknown (kallsyms unreadable)");
 	printf("kernel     %s %s, BTF %s\n", fa->release, fa->arch,
 	       fa->btf_source);
 	printf("probes\n");

@@ -199,8 +199,9 @@ static void say_end(const struct record_opts *o, const struct rec_writer *w,
 
 	if (o->quiet)
 		return;
-	fprintf(stderr, "pcptop: recorded %u intervals, %.1f s, to %s (%.0f KiB)\n",
-		nr, (double)e->recorded_ns / (double)NSEC_PER_SEC, o->out,
+	fprintf(stderr,
+		"pcptop: recorded %u intervals, %.1f s, to %s (%.0f KiB)\n", nr,
+		(double)e->recorded_ns / (double)NSEC_PER_SEC, o->out,
 		(double)w->bytes / (double)KIB);
 	if (!e->have_command)
 		return;
@@ -269,7 +270,8 @@ static int record_run(const struct record_opts *o, struct system *sys,
 	if (err) {
 		/* the file is whole up to the last interval; let the command finish */
 		if (c.running && !o->quiet)
-			fprintf(stderr, "pcptop: recording stopped; waiting for '%s' to exit\n",
+			fprintf(stderr,
+				"pcptop: recording stopped; waiting for '%s' to exit\n",
 				o->argv[0]);
 		run_reap(&c, true);
 		goto out;

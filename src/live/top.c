@@ -217,7 +217,8 @@ int cmd_top(int argc, char **argv)
 	/* before newterm, so curses leaves our SIGINT/SIGTERM handlers be */
 	sig_install(NULL, 0);
 	if (!o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
-		return cli_status(cli_bad_input("not a terminal: use 'pcptop top -b' for text output"));
+		return cli_status(cli_bad_input(
+			"not a terminal: use 'pcptop top -b' for text output"));
 
 	/* the interactive view shows the fallback in its header instead */
 	err = system_attach(&sys, &o.attach, o.batch);
@@ -245,8 +246,9 @@ int cmd_top(int argc, char **argv)
 		err = top_screen_open(&s);
 		if (err) {
 			/* a board's rootfs may carry no terminfo at all */
-			cli_warn("no terminfo entry for TERM=%s: set TERM=vt100 (or TERMINFO=DIR), or use -b",
-				 getenv("TERM") ?: "(unset)");
+			cli_warn(
+				"no terminfo entry for TERM=%s: set TERM=vt100 (or TERMINFO=DIR), or use -b",
+				getenv("TERM") ?: "(unset)");
 			err = -ENOTTY;
 			goto out_cost;
 		}

@@ -27,17 +27,17 @@ struct screen;
 enum top_col_kind {
 	TC_CPU,
 	TC_ZONE,
-	TC_COUNT,	/* pcp->count, /proc/zoneinfo */
+	TC_COUNT, /* pcp->count, /proc/zoneinfo */
 	TC_HIGH,
 	TC_BATCH,
 	TC_FIG,
 };
 
 enum top_stat {
-	TS_EVENTS_RATE,	/* events per second */
-	TS_PAGES_RATE,	/* pages per second */
-	TS_AVG,		/* pages per event */
-	TS_MAX,		/* largest event, pages or ns */
+	TS_EVENTS_RATE, /* events per second */
+	TS_PAGES_RATE, /* pages per second */
+	TS_AVG, /* pages per event */
+	TS_MAX, /* largest event, pages or ns */
 	TS_P50,
 	TS_P99,
 };
@@ -59,7 +59,7 @@ struct top_col_desc {
 	int width;
 	enum top_align align;
 	enum top_col_kind kind;
-	const struct fig_desc *fig;	/* TC_FIG */
+	const struct fig_desc *fig; /* TC_FIG */
 	enum top_stat stat;
 };
 
@@ -69,8 +69,8 @@ extern int top_nr_cols;
 void top_cols_init(void);
 
 struct top_row {
-	int cpu;	/* SNAP_ALL: summed over CPUs */
-	int zone;	/* zone index; PCPTOP_ZONE_UNKNOWN: tracepoint events */
+	int cpu; /* SNAP_ALL: summed over CPUs */
+	int zone; /* zone index; PCPTOP_ZONE_UNKNOWN: tracepoint events */
 	double v[TOP_MAX_COLS];
 	struct figures fig;
 };
@@ -84,8 +84,8 @@ struct top_view {
 	double delay;
 	int sort_col;
 	bool summed;
-	int zone_filter;	/* ZF_ALL or a zone index */
-	enum hist_pane pane;	/* PANE_BATCH or PANE_HOLD */
+	int zone_filter; /* ZF_ALL or a zone index */
+	enum hist_pane pane; /* PANE_BATCH or PANE_HOLD */
 	bool paused;
 	bool help;
 	bool batch;
@@ -96,15 +96,15 @@ struct top_view {
 	bool sel_set;
 	int scroll;
 	char msg[TOP_MSG_LEN];
-	double msg_until;	/* monotonic seconds */
+	double msg_until; /* monotonic seconds */
 };
 
 /* one interval as shown: what was sampled and the rows made from it */
 struct top_data {
 	struct snapshot *snap;
-	struct zoneinfo zi;	/* read right after the snapshot */
+	struct zoneinfo zi; /* read right after the snapshot */
 	int zi_err;
-	double secs;		/* length of the interval, 0 before the first */
+	double secs; /* length of the interval, 0 before the first */
 	time_t when;
 	struct cost_sample cost;
 	struct top_row *rows;
@@ -119,7 +119,7 @@ struct top_data {
 struct top_ctx {
 	const struct facts *facts;
 	int nr_cpus;
-	const char *cost_off;	/* why there is no cost figure, or NULL */
+	const char *cost_off; /* why there is no cost figure, or NULL */
 };
 
 /* ---- top_rows.c ---- */
@@ -145,7 +145,7 @@ bool top_has_zoneless(const struct top_ctx *c);
 struct top_line {
 	char text[TOP_LINE_LEN];
 	unsigned int attr;
-	int span_at;		/* a part drawn with span_attr, span_len 0: none */
+	int span_at; /* a part drawn with span_attr, span_len 0: none */
 	int span_len;
 	unsigned int span_attr;
 };
@@ -154,9 +154,9 @@ struct top_frame {
 	struct top_line *lines;
 	int nr;
 	int cap;
-	int cols;		/* width to lay out for */
-	int rows;		/* height, 0: as long as it takes (batch) */
-	bool oom;		/* a line could not be added for want of memory */
+	int cols; /* width to lay out for */
+	int rows; /* height, 0: as long as it takes (batch) */
+	bool oom; /* a line could not be added for want of memory */
 };
 
 int top_frame_init(struct top_frame *f, int cols, int rows);
@@ -183,13 +183,13 @@ struct top_state {
 	struct top_data data[2];
 	struct top_data *shown;
 	struct top_data *latest;
-	bool latest_new;	/* latest holds an interval not shown yet */
+	bool latest_new; /* latest holds an interval not shown yet */
 	struct snapshot snaps[2];
 	struct top_frame frame;
 	struct attach *a;
 	struct cost_src cost;
 	double last_sample;
-	struct screen *scr;	/* curses' SCREEN, NULL in batch mode */
+	struct screen *scr; /* curses' SCREEN, NULL in batch mode */
 };
 
 void top_set_msg(struct top_view *v, double secs, const char *fmt, ...)

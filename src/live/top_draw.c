@@ -132,9 +132,11 @@ void top_fmt_num(char *buf, int width, double v)
 	for (i = 0; suffix[i]; i++) {
 		scaled /= KILO;
 		if (scaled < ONE_DECIMAL_BELOW &&
-		    snprintf(buf, NUM_BUF, "%.1f%c", scaled, suffix[i]) <= width)
+		    snprintf(buf, NUM_BUF, "%.1f%c", scaled, suffix[i]) <=
+			    width)
 			return;
-		if (snprintf(buf, NUM_BUF, "%.0f%c", scaled, suffix[i]) <= width)
+		if (snprintf(buf, NUM_BUF, "%.0f%c", scaled, suffix[i]) <=
+		    width)
 			return;
 	}
 }
@@ -299,8 +301,8 @@ static void draw_table_header(struct top_frame *f, const struct top_view *v,
 	}
 }
 
-static void cell_text(const struct top_ctx *c, const struct top_row *r,
-		      int col, char *buf)
+static void cell_text(const struct top_ctx *c, const struct top_row *r, int col,
+		      char *buf)
 {
 	const struct top_col_desc *cd = &top_cols[col];
 	double x = r->v[col];
@@ -475,16 +477,15 @@ int top_draw_main(struct top_frame *f, const struct top_ctx *c,
 	room = f->rows - f->nr;
 	if (room <= 0)
 		return 0;
-	table_h = d->nr_rows < room - PANE_MIN_LINES ?
-			  d->nr_rows :
-			  room - PANE_MIN_LINES;
+	table_h = d->nr_rows < room - PANE_MIN_LINES ? d->nr_rows :
+						       room - PANE_MIN_LINES;
 	if (table_h < TABLE_MIN_ROWS)
 		table_h = d->nr_rows < room ? d->nr_rows : room;
 	if (table_h < 1)
 		table_h = 1;
 	if (room - table_h >= PANE_MIN_LINES)
 		pane_h = room - table_h < PANE_MAX_LINES ? room - table_h :
-							     PANE_MAX_LINES;
+							   PANE_MAX_LINES;
 
 	if (v->sel < v->scroll)
 		v->scroll = v->sel;

@@ -41,8 +41,8 @@ static void add_col(const char *label, int width, enum top_align align,
 	c->stat = stat;
 }
 
-static void add_fig_col(const struct fig_desc *d, const char *label,
-			int width, enum top_stat stat)
+static void add_fig_col(const struct fig_desc *d, const char *label, int width,
+			enum top_stat stat)
 {
 	if (label)
 		add_col(label, width, ALIGN_RIGHT, TC_FIG, d, stat);
@@ -131,7 +131,8 @@ static int nr_known_zones(const struct top_ctx *c)
 {
 	int n = 0;
 
-	while (n < PCPTOP_ZONE_UNKNOWN && strcmp(facts_zone_name(c->facts, n), "?"))
+	while (n < PCPTOP_ZONE_UNKNOWN &&
+	       strcmp(facts_zone_name(c->facts, n), "?"))
 		n++;
 	return n;
 }
@@ -148,8 +149,8 @@ struct pcp_sum {
  * probes key by zone index only, so node 1's Normal is counted with node
  * 0's. The zone-less row sums every zone.
  */
-static void pcp_of(const struct top_ctx *c, const struct top_data *d,
-		   int cpu, int zone, struct pcp_sum *ps)
+static void pcp_of(const struct top_ctx *c, const struct top_data *d, int cpu,
+		   int zone, struct pcp_sum *ps)
 {
 	const char *name = zone == PCPTOP_ZONE_UNKNOWN ?
 				   NULL :
@@ -250,8 +251,8 @@ static void row_values(const struct top_ctx *c, const struct top_data *d,
 				    TOP_NA;
 			break;
 		case TC_FIG:
-			if (d->secs && probe_lands(c->facts, cd->fig->probe,
-						   r->zone))
+			if (d->secs &&
+			    probe_lands(c->facts, cd->fig->probe, r->zone))
 				v = fig_col_value(cd, &r->fig, d->secs);
 			break;
 		}

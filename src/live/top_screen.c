@@ -95,7 +95,8 @@ static void prompt_delay(struct top_state *s)
 			break;
 		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
 			break;
-		if ((ch == KEY_BACKSPACE || ch == KEY_DEL || ch == KEY_CTRL_H) &&
+		if ((ch == KEY_BACKSPACE || ch == KEY_DEL ||
+		     ch == KEY_CTRL_H) &&
 		    n > 0)
 			buf[--n] = '\0';
 		else if (ch > ' ' && ch < KEY_DEL && n < DELAY_INPUT_LEN - 1) {
@@ -108,7 +109,7 @@ static void prompt_delay(struct top_state *s)
 		top_set_msg(v, MSG_SECS, "delay unchanged");
 	else if (cli_parse_delay(buf, &d))
 		top_set_msg(v, MSG_SECS, "bad delay '%s': %.1f to %.0f seconds",
-			buf, TOP_MIN_DELAY_S, TOP_MAX_DELAY_S);
+			    buf, TOP_MIN_DELAY_S, TOP_MAX_DELAY_S);
 	else {
 		v->delay = d;
 		top_set_msg(v, MSG_SECS, "delay %.3gs", d);
@@ -285,7 +286,8 @@ int top_screen_run(struct top_state *s, long count)
 
 		wake = v->msg[0] && v->msg_until < next ? v->msg_until : next;
 		now = clock_mono_s();
-		timeout(wake > now ? (int)((wake - now) * MSEC_PER_SEC) + 1 : 0);
+		timeout(wake > now ? (int)((wake - now) * MSEC_PER_SEC) + 1 :
+				     0);
 		ch = getch();
 		if (ch == ERR)
 			continue;

@@ -21,7 +21,7 @@ struct rbuf {
 	unsigned char *p;
 	size_t len;
 	size_t cap;
-	int err;	/* -ENOMEM once a grow failed; later puts do nothing */
+	int err; /* -ENOMEM once a grow failed; later puts do nothing */
 };
 
 static inline void rb_reset(struct rbuf *b)

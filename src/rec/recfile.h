@@ -28,7 +28,7 @@
 #define REC_PREAMBLE_LEN 16
 #define REC_BYTE_ORDER 0x01020304u
 #define REC_BYTE_ORDER_SWAPPED 0x04030201u
-#define REC_CHUNK_MAGIC 0x4b484350u	/* "PCHK" in file order */
+#define REC_CHUNK_MAGIC 0x4b484350u /* "PCHK" in file order */
 #define REC_CHUNK_HDR_LEN 24
 /* bytes of the chunk header the CRC covers: all but the CRC itself */
 #define REC_CHUNK_CRC_SPAN 20
@@ -55,7 +55,7 @@
 #define REC_MAX_COUNTERS 256
 
 enum rec_chunk_type {
-	REC_CHUNK_NONE = 0,	/* rec_next(): the end of the file */
+	REC_CHUNK_NONE = 0, /* rec_next(): the end of the file */
 	REC_CHUNK_HEADER = 1,
 	REC_CHUNK_INTERVAL = 2,
 	REC_CHUNK_END = 3,
@@ -78,7 +78,7 @@ struct rec_header {
 	uint16_t version_minor;
 	char pcptop_version[32];
 	uint64_t start_realtime_ns;
-	uint64_t interval_ns;		/* as asked with -i */
+	uint64_t interval_ns; /* as asked with -i */
 	struct rec_dims dims;
 	/*
 	 * The file's counter i is this build's cnt_map[i] (-1: unknown to
@@ -87,34 +87,34 @@ struct rec_header {
 	 */
 	int cnt_map[REC_MAX_COUNTERS];
 	int hist_map[REC_MAX_DIM];
-	bool have_names;		/* the header named them (1.1+) */
-	struct facts f;			/* zones allocated: rec_header_free() */
-	int argc;			/* 0: no command, the system was recorded */
-	char **argv;			/* allocated; rec_header_free() */
+	bool have_names; /* the header named them (1.1+) */
+	struct facts f; /* zones allocated: rec_header_free() */
+	int argc; /* 0: no command, the system was recorded */
+	char **argv; /* allocated; rec_header_free() */
 };
 
 /* the end chunk: why and how the recording stopped */
 struct rec_end {
-	char reason[64];	/* "command exited", "signal", "duration" */
+	char reason[64]; /* "command exited", "signal", "duration" */
 	bool have_command;
-	int exit_code;		/* what pcptop record exited with, 0..255 */
-	int wait_status;	/* raw, as from wait4() */
-	int term_signal;	/* 0 unless the command died of a signal */
-	uint64_t wall_ns;	/* the command's life, fork to reap */
+	int exit_code; /* what pcptop record exited with, 0..255 */
+	int wait_status; /* raw, as from wait4() */
+	int term_signal; /* 0 unless the command died of a signal */
+	uint64_t wall_ns; /* the command's life, fork to reap */
 	uint64_t utime_ns;
 	uint64_t stime_ns;
 	uint64_t maxrss_kb;
 	uint32_t nr_intervals;
-	uint64_t recorded_ns;	/* first interval start to last interval end */
+	uint64_t recorded_ns; /* first interval start to last interval end */
 };
 
 /* one interval's timing; its counts travel in a struct snapshot */
 struct rec_interval {
 	uint32_t seq;
 	uint32_t flags;
-	uint64_t t_start_ns;	/* CLOCK_MONOTONIC, since the recording began */
+	uint64_t t_start_ns; /* CLOCK_MONOTONIC, since the recording began */
 	uint64_t t_end_ns;
-	uint64_t realtime_ns;	/* CLOCK_REALTIME at t_end */
+	uint64_t realtime_ns; /* CLOCK_REALTIME at t_end */
 };
 
 /* set on the interval cut short by the end of the recording */
@@ -122,10 +122,10 @@ struct rec_interval {
 
 struct rec_writer {
 	int fd;
-	uint32_t seq;		/* chunk sequence number */
+	uint32_t seq; /* chunk sequence number */
 	struct rec_dims dims;
-	uint64_t bytes;		/* written so far */
-	unsigned char *raw;	/* an interval's payload, reused */
+	uint64_t bytes; /* written so far */
+	unsigned char *raw; /* an interval's payload, reused */
 	size_t raw_len;
 	unsigned char *zbuf;
 	size_t zbuf_len;
@@ -135,11 +135,11 @@ struct rec_reader {
 	int fd;
 	struct rec_header h;
 	uint32_t next_seq;
-	uint64_t off;		/* file offset of the next chunk */
-	uint32_t nr_chunks;	/* whole chunks read, the header included */
-	int err;		/* sticky: once a chunk is bad reading stops */
+	uint64_t off; /* file offset of the next chunk */
+	uint32_t nr_chunks; /* whole chunks read, the header included */
+	int err; /* sticky: once a chunk is bad reading stops */
 	char msg[REC_ERR_LEN];
-	struct snapshot snap;	/* the last interval read */
+	struct snapshot snap; /* the last interval read */
 	unsigned char *zbuf;
 	size_t zbuf_len;
 	unsigned char *raw;
@@ -149,8 +149,8 @@ struct rec_reader {
 /* what rec_next() read */
 struct rec_item {
 	enum rec_chunk_type type;
-	struct rec_interval iv;		/* REC_CHUNK_INTERVAL: counts in r->snap */
-	struct rec_end end;		/* REC_CHUNK_END */
+	struct rec_interval iv; /* REC_CHUNK_INTERVAL: counts in r->snap */
+	struct rec_end end; /* REC_CHUNK_END */
 };
 
 /* the dimensions of this build's maps (bpf/pcptop.h) */

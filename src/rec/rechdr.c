@@ -32,7 +32,7 @@ enum rec_hdr_tag {
 	TAG_HIGH_FRACTION = 16,
 	TAG_ATTACH_OPTS = 17,
 	TAG_COMMAND = 18,
-	TAG_COUNTER_NAMES = 19,	/* 1.1: u32 n, n strings, in array order */
+	TAG_COUNTER_NAMES = 19, /* 1.1: u32 n, n strings, in array order */
 	TAG_HIST_NAMES = 20,
 };
 
@@ -57,17 +57,19 @@ enum rec_end_tag {
  * this build's enums have become.
  */
 static const char *const legacy_counters[] = {
-	"bulk_free_calls", "bulk_free_pages", "refill_calls",
-	"refill_req_pages", "refill_pages", "free_high_count",
-	"free_high_pages", "decay_calls", "decay_pages", "drain_calls",
-	"drain_pages", "bulk_free_lock_ns", "refill_lock_ns",
-	"decay_high_before", "decay_high_after", "xcheck_drain_pages",
+	"bulk_free_calls",    "bulk_free_pages",   "refill_calls",
+	"refill_req_pages",   "refill_pages",	   "free_high_count",
+	"free_high_pages",    "decay_calls",	   "decay_pages",
+	"drain_calls",	      "drain_pages",	   "bulk_free_lock_ns",
+	"refill_lock_ns",     "decay_high_before", "decay_high_after",
+	"xcheck_drain_pages",
 };
 static const char *const legacy_hists[] = {
-	"bulk_free_pages", "refill_pages", "lock_ns", "refill_lock_ns",
-	"free_high_pages", "decay_pages", "drain_pages",
+	"bulk_free_pages", "refill_pages", "lock_ns",	  "refill_lock_ns",
+	"free_high_pages", "decay_pages",  "drain_pages",
 };
-#define NR_LEGACY_COUNTERS (sizeof(legacy_counters) / sizeof(legacy_counters[0]))
+#define NR_LEGACY_COUNTERS \
+	(sizeof(legacy_counters) / sizeof(legacy_counters[0]))
 #define NR_LEGACY_HISTS (sizeof(legacy_hists) / sizeof(legacy_hists[0]))
 
 /* start a record; returns where its length goes, for tlv_end() */
@@ -145,7 +147,7 @@ static void put_zone(struct rbuf *b, const struct zone_pcp *z)
 		rb_i32(b, p->batch);
 		rb_i32(b, p->high_min);
 		rb_i32(b, p->high_max);
-		rb_i32(b, 0);	/* reserved */
+		rb_i32(b, 0); /* reserved */
 	}
 	tlv_end(b, off);
 }
@@ -293,7 +295,7 @@ static void get_scale(struct rcur *c, struct scale_info *s)
 	src = rc_u32(c);
 	patch = rc_u32(c);
 	s->source = src < NR_SCALE_SRC ? (enum scale_source)src :
-					  SCALE_SRC_UNKNOWN;
+					 SCALE_SRC_UNKNOWN;
 	s->patch = patch <= SCALE_PATCH_PRESENT ? (enum scale_patch)patch :
 						  SCALE_PATCH_UNKNOWN;
 	s->kvar_addr = rc_u64(c);
@@ -374,7 +376,8 @@ struct header_ctx {
 };
 
 /* u32 n, then n names, each mapped to this build's index by find() */
-static int get_names(struct rcur *c, int *map, int max, int (*find)(const char *))
+static int get_names(struct rcur *c, int *map, int max,
+		     int (*find)(const char *))
 {
 	char name[64];
 	uint32_t n = rc_u32(c), i;
@@ -402,9 +405,8 @@ static void legacy_maps(struct rec_header *h)
 					counter_find(legacy_counters[i]) :
 					-1;
 	for (i = 0; i < REC_MAX_DIM; i++)
-		h->hist_map[i] = i < NR_LEGACY_HISTS ?
-					 hist_find(legacy_hists[i]) :
-					 -1;
+		h->hist_map[i] =
+			i < NR_LEGACY_HISTS ? hist_find(legacy_hists[i]) : -1;
 }
 
 static void get_probe(struct rcur *c, struct facts *f)
@@ -540,14 +542,16 @@ static int walk_records(const void *p, size_t len, const char *what,
 		n = rc_u32(&all);
 		data = rc_take(&all, n);
 		if (!data) {
-			snprintf(msg, msglen, "%s record %d is cut short", what, at);
+			snprintf(msg, msglen, "%s record %d is cut short", what,
+				 at);
 			return -EBADMSG;
 		}
 		rc_init(&sub, data, n);
 		err = fn(&sub, tag, ctx);
 		if (err) {
-			snprintf(msg, msglen, "%s record %d (tag %u) is malformed",
-				 what, at, tag);
+			snprintf(msg, msglen,
+				 "%s record %d (tag %u) is malformed", what, at,
+				 tag);
 			return err;
 		}
 	}

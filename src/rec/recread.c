@@ -54,8 +54,8 @@ static ssize_t pread_all(int fd, void *p, size_t n, uint64_t off)
 /* values in one interval chunk's arrays */
 static uint64_t iv_values(const struct rec_dims *d)
 {
-	uint64_t hist = (uint64_t)d->max_zones * d->nr_hists *
-			(d->hist_slots + 1);
+	uint64_t hist =
+		(uint64_t)d->max_zones * d->nr_hists * (d->hist_slots + 1);
 	uint64_t cnt = (uint64_t)d->max_zones * d->order_slots * d->mt_slots *
 		       d->nr_counters;
 
@@ -86,7 +86,8 @@ static int read_chunk(struct rec_reader *r, uint16_t *type, size_t *len)
 		return 0;
 	}
 	if (got < (ssize_t)sizeof(hdr)) {
-		set_msg(r, -ENODATA, "chunk %u at byte %llu is cut short (%zd of %d header bytes)",
+		set_msg(r, -ENODATA,
+			"chunk %u at byte %llu is cut short (%zd of %d header bytes)",
 			r->next_seq, (unsigned long long)r->off, got,
 			REC_CHUNK_HDR_LEN);
 		return r->err;
@@ -110,7 +111,8 @@ static int read_chunk(struct rec_reader *r, uint16_t *type, size_t *len)
 	if (seq != r->next_seq || !clen || clen > REC_MAX_CHUNK_LEN ||
 	    ulen > limit ||
 	    ulen > (uint64_t)clen * REC_ZLIB_MAX_RATIO + REC_ZLIB_RATIO_SLACK) {
-		set_msg(r, -EBADMSG, "chunk %u at byte %llu has a bad header (seq %u, %u -> %u bytes)",
+		set_msg(r, -EBADMSG,
+			"chunk %u at byte %llu has a bad header (seq %u, %u -> %u bytes)",
 			r->next_seq, (unsigned long long)r->off, seq, clen,
 			ulen);
 		return r->err;
@@ -118,7 +120,8 @@ static int read_chunk(struct rec_reader *r, uint16_t *type, size_t *len)
 	/* never allocate for bytes the file does not hold */
 	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    r->off + sizeof(hdr) + clen > (uint64_t)st.st_size) {
-		set_msg(r, -ENODATA, "chunk %u at byte %llu is cut short (%llu of %u bytes)",
+		set_msg(r, -ENODATA,
+			"chunk %u at byte %llu is cut short (%llu of %u bytes)",
 			r->next_seq, (unsigned long long)r->off,
 			(unsigned long long)(st.st_size - r->off - sizeof(hdr)),
 			clen);
@@ -144,7 +147,8 @@ static int read_chunk(struct rec_reader *r, uint16_t *type, size_t *len)
 	}
 	dlen = ulen;
 	if (uncompress(r->raw, &dlen, r->zbuf, clen) != Z_OK || dlen != ulen) {
-		set_msg(r, -EBADMSG, "chunk %u at byte %llu does not inflate to %u bytes",
+		set_msg(r, -EBADMSG,
+			"chunk %u at byte %llu does not inflate to %u bytes",
 			r->next_seq, (unsigned long long)r->off, ulen);
 		return r->err;
 	}
@@ -170,7 +174,8 @@ int rec_open(struct rec_reader *r, const char *path)
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
 		err = -errno;
-		snprintf(r->msg, sizeof(r->msg), "%s: %s", path, strerror(-err));
+		snprintf(r->msg, sizeof(r->msg), "%s: %s", path,
+			 strerror(-err));
 		return err;
 	}
 	got = pread_all(r->fd, pre, sizeof(pre), 0);
@@ -185,7 +190,8 @@ int rec_open(struct rec_reader *r, const char *path)
 	major = rc_u16(&c);
 	minor = rc_u16(&c);
 	if (order == REC_BYTE_ORDER_SWAPPED) {
-		set_msg(r, -EPROTO, "%s: a big-endian recording; this pcptop reads little-endian recordings only",
+		set_msg(r, -EPROTO,
+			"%s: a big-endian recording; this pcptop reads little-endian recordings only",
 			path);
 		goto fail;
 	}
@@ -195,7 +201,8 @@ int rec_open(struct rec_reader *r, const char *path)
 		goto fail;
 	}
 	if (major != REC_VERSION_MAJOR) {
-		set_msg(r, -EPROTO, "%s: format version %u.%u; this pcptop reads %d.x: use a pcptop as new as the one that recorded it",
+		set_msg(r, -EPROTO,
+			"%s: format version %u.%u; this pcptop reads %d.x: use a pcptop as new as the one that recorded it",
 			path, major, minor, REC_VERSION_MAJOR);
 		goto fail;
 	}
@@ -205,7 +212,8 @@ int rec_open(struct rec_reader *r, const char *path)
 		if (!err && type == REC_CHUNK_NONE)
 			set_msg(r, -ENODATA, "no header chunk");
 		else if (!err)
-			set_msg(r, -EBADMSG, "first chunk is of type %u, not the header",
+			set_msg(r, -EBADMSG,
+				"first chunk is of type %u, not the header",
 				type);
 		/* the header is the file's first chunk: name the file */
 		snprintf(tmp, sizeof(tmp), "%s", r->msg);
@@ -222,7 +230,8 @@ int rec_open(struct rec_reader *r, const char *path)
 	if (r->h.dims.max_zones != PCPTOP_MAX_ZONES ||
 	    r->h.dims.order_slots != PCPTOP_ORDER_SLOTS ||
 	    r->h.dims.mt_slots != PCPTOP_MT_SLOTS) {
-		set_msg(r, -EPROTO, "%s: counters are keyed by %u zones x %u orders x %u migratetypes; this pcptop reads %d x %d x %d",
+		set_msg(r, -EPROTO,
+			"%s: counters are keyed by %u zones x %u orders x %u migratetypes; this pcptop reads %d x %d x %d",
 			path, r->h.dims.max_zones, r->h.dims.order_slots,
 			r->h.dims.mt_slots, PCPTOP_MAX_ZONES,
 			PCPTOP_ORDER_SLOTS, PCPTOP_MT_SLOTS);
@@ -231,9 +240,9 @@ int rec_open(struct rec_reader *r, const char *path)
 	r->snap.nr_cpus = (int)r->h.dims.nr_cpus;
 	r->snap.hists = calloc((size_t)r->snap.nr_cpus * PCPTOP_NR_HIST_KEYS,
 			       sizeof(*r->snap.hists));
-	r->snap.counters = calloc((size_t)r->snap.nr_cpus *
-					  PCPTOP_NR_COUNTER_KEYS,
-				  sizeof(*r->snap.counters));
+	r->snap.counters =
+		calloc((size_t)r->snap.nr_cpus * PCPTOP_NR_COUNTER_KEYS,
+		       sizeof(*r->snap.counters));
 	if (!r->snap.hists || !r->snap.counters) {
 		set_msg(r, -ENOMEM, "%s: out of memory for %d CPUs", path,
 			r->snap.nr_cpus);
@@ -271,10 +280,11 @@ static void decode_arrays(struct rec_reader *r, const unsigned char *p)
 	struct snapshot *s = &r->snap;
 	uint32_t cpu, z, h, k, i;
 
-	memset(s->hists, 0, (size_t)s->nr_cpus * PCPTOP_NR_HIST_KEYS *
-				    sizeof(*s->hists));
-	memset(s->counters, 0, (size_t)s->nr_cpus * PCPTOP_NR_COUNTER_KEYS *
-				       sizeof(*s->counters));
+	memset(s->hists, 0,
+	       (size_t)s->nr_cpus * PCPTOP_NR_HIST_KEYS * sizeof(*s->hists));
+	memset(s->counters, 0,
+	       (size_t)s->nr_cpus * PCPTOP_NR_COUNTER_KEYS *
+		       sizeof(*s->counters));
 	for (cpu = 0; cpu < d->nr_cpus; cpu++) {
 		for (z = 0; z < d->max_zones; z++) {
 			for (h = 0; h < d->nr_hists; h++) {
@@ -283,16 +293,21 @@ static void decode_arrays(struct rec_reader *r, const unsigned char *p)
 				uint32_t slot;
 
 				if (own >= 0)
-					v = &s->hists[(size_t)cpu * PCPTOP_NR_HIST_KEYS +
-						      pcptop_hist_key((int)z, own)];
-				for (i = 0; i <= d->hist_slots; i++, p += REC_VALUE_SIZE) {
+					v = &s->hists[(size_t)cpu *
+							      PCPTOP_NR_HIST_KEYS +
+						      pcptop_hist_key((int)z,
+								      own)];
+				for (i = 0; i <= d->hist_slots;
+				     i++, p += REC_VALUE_SIZE) {
 					if (!v)
 						continue;
 					if (i == d->hist_slots) {
 						v->max = get_le64(p);
 						continue;
 					}
-					slot = i < PCPTOP_HIST_SLOTS ? i : PCPTOP_HIST_SLOTS - 1;
+					slot = i < PCPTOP_HIST_SLOTS ?
+						       i :
+						       PCPTOP_HIST_SLOTS - 1;
 					v->slots[slot] += get_le64(p);
 				}
 			}
@@ -301,9 +316,12 @@ static void decode_arrays(struct rec_reader *r, const unsigned char *p)
 	for (cpu = 0; cpu < d->nr_cpus; cpu++) {
 		for (k = 0; k < PCPTOP_NR_COUNTER_KEYS; k++) {
 			struct pcptop_counter_val *v =
-				&s->counters[(size_t)cpu * PCPTOP_NR_COUNTER_KEYS + k];
+				&s->counters[(size_t)cpu *
+						     PCPTOP_NR_COUNTER_KEYS +
+					     k];
 
-			for (i = 0; i < d->nr_counters; i++, p += REC_VALUE_SIZE)
+			for (i = 0; i < d->nr_counters;
+			     i++, p += REC_VALUE_SIZE)
 				if (r->h.cnt_map[i] >= 0)
 					v->c[r->h.cnt_map[i]] = get_le64(p);
 		}
@@ -329,7 +347,8 @@ static int decode_interval(struct rec_reader *r, size_t len,
 	if (c.bad || fixed < REC_IV_FIXED_LEN || fixed > REC_IV_FIXED_MAX ||
 	    nr_cpus != r->h.dims.nr_cpus || want != len ||
 	    iv->t_end_ns < iv->t_start_ns) {
-		set_msg(r, -EBADMSG, "interval chunk %u is malformed (%zu bytes, %llu expected)",
+		set_msg(r, -EBADMSG,
+			"interval chunk %u is malformed (%zu bytes, %llu expected)",
 			r->next_seq - 1, len, (unsigned long long)want);
 		return r->err;
 	}

@@ -97,7 +97,8 @@ int run_start(struct run_child *c, char **argv)
 	close(pfd[0]);
 	if (n == (ssize_t)sizeof(e)) {
 		child_pid = 0;
-		while (wait4(c->pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
+		while (wait4(c->pid, &c->status, 0, &c->ru) < 0 &&
+		       errno == EINTR)
 			;
 		c->running = false;
 		c->end_ns = clock_mono_ns();
@@ -114,7 +115,8 @@ bool run_reap(struct run_child *c, bool block)
 		return false;
 	/* look first (WNOWAIT): the handler stops using the pid before reaping frees it */
 	memset(&si, 0, sizeof(si));
-	if (waitid(P_PID, c->pid, &si, WEXITED | WNOWAIT | (block ? 0 : WNOHANG)))
+	if (waitid(P_PID, c->pid, &si,
+		   WEXITED | WNOWAIT | (block ? 0 : WNOHANG)))
 		return false;
 	if (si.si_pid != c->pid)
 		return false;
@@ -126,8 +128,7 @@ bool run_reap(struct run_child *c, bool block)
 	return true;
 }
 
-enum run_end run_wait(struct run_child *c, uint64_t deadline,
-		      uint64_t stop_at)
+enum run_end run_wait(struct run_child *c, uint64_t deadline, uint64_t stop_at)
 {
 	uint64_t now, left;
 

@@ -14,19 +14,19 @@
 
 /* why run_wait() returned */
 enum run_end {
-	RUN_TICK,		/* the interval's deadline came */
-	RUN_CHILD_EXITED,	/* the command exited and was reaped */
-	RUN_SIGNAL,		/* no command, and SIGINT/SIGTERM/SIGHUP came */
-	RUN_DURATION,		/* no command, and --duration ran out */
+	RUN_TICK, /* the interval's deadline came */
+	RUN_CHILD_EXITED, /* the command exited and was reaped */
+	RUN_SIGNAL, /* no command, and SIGINT/SIGTERM/SIGHUP came */
+	RUN_DURATION, /* no command, and --duration ran out */
 };
 
 struct run_child {
-	pid_t pid;		/* 0: no command */
+	pid_t pid; /* 0: no command */
 	bool running;
-	bool term_sent;		/* --duration ran out and SIGTERM went out */
-	int status;		/* from wait4() once reaped */
+	bool term_sent; /* --duration ran out and SIGTERM went out */
+	int status; /* from wait4() once reaped */
 	struct rusage ru;
-	uint64_t start_ns;	/* CLOCK_MONOTONIC at fork and at reaping */
+	uint64_t start_ns; /* CLOCK_MONOTONIC at fork and at reaping */
 	uint64_t end_ns;
 };
 
@@ -52,8 +52,7 @@ bool run_reap(struct run_child *c, bool block);
  * has to end. stop_at (0: none) is --duration's end: without a command
  * it ends the recording, with one it sends the command SIGTERM once.
  */
-enum run_end run_wait(struct run_child *c, uint64_t deadline,
-		      uint64_t stop_at);
+enum run_end run_wait(struct run_child *c, uint64_t deadline, uint64_t stop_at);
 
 /* 0..255 as a shell reports it: the exit code, or 128 + the signal */
 int run_exit_code(const struct run_child *c);

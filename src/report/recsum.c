@@ -36,7 +36,8 @@ static int add_point(struct rec_summary *s, const struct rec_interval *iv,
 	}
 	p = &s->points[s->nr_points++];
 	p->t = (double)iv->t_end_ns / (double)NSEC_PER_SEC;
-	p->secs = (double)(iv->t_end_ns - iv->t_start_ns) / (double)NSEC_PER_SEC;
+	p->secs =
+		(double)(iv->t_end_ns - iv->t_start_ns) / (double)NSEC_PER_SEC;
 	memcpy(p->cnt, f->cnt, sizeof(p->cnt));
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
 		p->hmax[i] = f->hist[i].max;
@@ -52,7 +53,8 @@ static void add_cpus_zones(struct rec_summary *s, const struct snapshot *snap)
 
 	for (cpu = 0; cpu < snap->nr_cpus; cpu++)
 		for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
-			s->cpu_cnt[cpu][i] += snap_counter(snap, cpu, SNAP_ALL, i);
+			s->cpu_cnt[cpu][i] +=
+				snap_counter(snap, cpu, SNAP_ALL, i);
 	for (z = 0; z < PCPTOP_MAX_ZONES; z++)
 		for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
 			s->zone_cnt[z][i] += snap_counter(snap, SNAP_ALL, z, i);
@@ -124,8 +126,7 @@ void rec_summary_free(struct rec_summary *s)
 	s->nr_points = 0;
 }
 
-bool rec_events_estimated(const struct rec_summary *s,
-			  const struct fig_desc *d)
+bool rec_events_estimated(const struct rec_summary *s, const struct fig_desc *d)
 {
 	return fig_events_estimated(d, facts_mode(&s->h.f, d->probe));
 }
@@ -183,13 +184,16 @@ void rec_status_line(const struct rec_summary *s, char *buf, size_t len)
 	const struct rec_end *e = &s->end;
 
 	if (!s->have_end)
-		snprintf(buf, len, "unknown (no end chunk: pcptop record is still running or was killed)");
+		snprintf(
+			buf, len,
+			"unknown (no end chunk: pcptop record is still running or was killed)");
 	else if (!e->have_command)
 		snprintf(buf, len, "recording ended by %s", e->reason);
 	else if (e->term_signal)
 		snprintf(buf, len, "killed by SIG%s (exit status %d)",
 			 sigabbrev_np(e->term_signal) ?
-				 sigabbrev_np(e->term_signal) : "?",
+				 sigabbrev_np(e->term_signal) :
+				 "?",
 			 e->exit_code);
 	else
 		snprintf(buf, len, "exit status %d", e->exit_code);
@@ -210,8 +214,8 @@ static void metric(struct rec_metric *m, int *n, int max, const char *key,
 {
 	if (*n >= max)
 		return;
-	snprintf(m[*n].key, sizeof(m[*n].key), "%s%s%s", key,
-		 part ? "." : "", part ? part : "");
+	snprintf(m[*n].key, sizeof(m[*n].key), "%s%s%s", key, part ? "." : "",
+		 part ? part : "");
 	m[*n].unit = unit;
 	m[*n].v = v;
 	m[*n].bound = bound;
@@ -235,13 +239,13 @@ static void fig_metrics(const struct rec_summary *s, const struct fig_desc *d,
 		metric(m, n, max, d->key, "pages", "pages",
 		       (double)fig_pages(d, t), false);
 		metric(m, n, max, d->key, "avg", "pages", fig_avg(d, t), false);
-		metric(m, n, max, d->key, "max", "pages",
-		       (double)fig_max(d, t), false);
+		metric(m, n, max, d->key, "max", "pages", (double)fig_max(d, t),
+		       false);
 		if (d->flags & FIG_RATE_DIFF)
 			metric(m, n, max, d->key, "pages_per_s", "pages",
-			       s->recorded_s > 0 ? (double)fig_pages(d, t) /
-							   s->recorded_s :
-						   NAN,
+			       s->recorded_s > 0 ?
+				       (double)fig_pages(d, t) / s->recorded_s :
+				       NAN,
 			       false);
 		break;
 	case FIG_TIME:

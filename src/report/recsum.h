@@ -14,11 +14,11 @@
 #include "recfile.h"
 
 struct rec_point {
-	double t;		/* end of the interval, seconds since the start */
-	double secs;		/* its length */
+	double t; /* end of the interval, seconds since the start */
+	double secs; /* its length */
 	uint64_t cnt[NR_PCPTOP_COUNTERS];
 	uint64_t hmax[NR_PCPTOP_HISTS];
-	uint64_t hp99[NR_PCPTOP_HISTS];	/* log2 bucket bound */
+	uint64_t hp99[NR_PCPTOP_HISTS]; /* log2 bucket bound */
 };
 
 struct rec_summary {
@@ -29,7 +29,7 @@ struct rec_summary {
 	int nr_points;
 	struct rec_point *points;
 	struct figures total;
-	uint64_t (*cpu_cnt)[NR_PCPTOP_COUNTERS];	/* [h.dims.nr_cpus] */
+	uint64_t (*cpu_cnt)[NR_PCPTOP_COUNTERS]; /* [h.dims.nr_cpus] */
 	/* by struct zone index; PCPTOP_ZONE_UNKNOWN holds tracepoint events */
 	uint64_t zone_cnt[PCPTOP_MAX_ZONES][NR_PCPTOP_COUNTERS];
 	double recorded_s;
@@ -64,10 +64,10 @@ void rec_start_time(const struct rec_header *h, char *buf, size_t len);
 
 /* one figure per comparable quantity, for diff's table, JSON and HTML */
 struct rec_metric {
-	char key[48];		/* "bulk_free.pages" */
-	const char *unit;	/* "", "s", "ns", "pages" */
-	double v;		/* NaN when the recording lacks it */
-	bool bound;		/* a log2 bucket bound ("<="), not a count */
+	char key[48]; /* "bulk_free.pages" */
+	const char *unit; /* "", "s", "ns", "pages" */
+	double v; /* NaN when the recording lacks it */
+	bool bound; /* a log2 bucket bound ("<="), not a count */
 };
 
 #define REC_MAX_METRICS 64

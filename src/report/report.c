@@ -91,11 +91,13 @@ static int load(const char *path, struct rec_summary *s)
 		return err == -ENOMEM ? err : -EINVAL;
 	}
 	if (s->stop_err)
-		cli_warn("warning: %s: %s; showing the %d whole intervals before it",
-			 path, s->stop_msg, s->nr_points);
+		cli_warn(
+			"warning: %s: %s; showing the %d whole intervals before it",
+			path, s->stop_msg, s->nr_points);
 	else if (!s->have_end)
-		cli_warn("warning: %s has no end chunk: pcptop record is still running or was killed; showing %d intervals",
-			 path, s->nr_points);
+		cli_warn(
+			"warning: %s has no end chunk: pcptop record is still running or was killed; showing %d intervals",
+			path, s->nr_points);
 	return 0;
 }
 

@@ -61,7 +61,8 @@ static void series_free(struct svg_series *sr)
 
 static void page_open(FILE *f, const char *title)
 {
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
+	      f);
 	html_esc(f, title);
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
 	html_esc(f, title);
@@ -72,7 +73,8 @@ static void page_close(FILE *f, const struct rec_summary *s)
 {
 	fputs("<footer>Made by pcptop ", f);
 	html_esc(f, s->h.pcptop_version);
-	fputs(" (pcptop report/diff). Figures marked ~ are estimated from tracepoint event runs; percentiles are log2 bucket bounds.</footer>\n</body>\n</html>\n", f);
+	fputs(" (pcptop report/diff). Figures marked ~ are estimated from tracepoint event runs; percentiles are log2 bucket bounds.</footer>\n</body>\n</html>\n",
+	      f);
 }
 
 static void fact(FILE *f, const char *key, const char *const *vals, int n)
@@ -108,28 +110,30 @@ static void facts_table(FILE *f, const struct rec_summary *const *s, int n)
 			 s[i]->h.dims.nr_cpus);
 		snprintf(buf[2][i], LINE_LEN, "%s%s", fa->mode_summary,
 			 facts_estimated(fa, PROBE_BULK_FREE) ?
-				 " (figures estimated)" : "");
+				 " (figures estimated)" :
+				 "");
 		rec_command_line(s[i], buf[3][i], LINE_LEN);
 		rec_status_line(s[i], buf[4][i], LINE_LEN);
 		if (s[i]->have_end && e->have_command)
-			snprintf(buf[5][i], LINE_LEN, "%.2f s (user %.2f s, sys %.2f s)",
+			snprintf(buf[5][i], LINE_LEN,
+				 "%.2f s (user %.2f s, sys %.2f s)",
 				 (double)e->wall_ns / (double)NSEC_PER_SEC,
 				 (double)e->utime_ns / (double)NSEC_PER_SEC,
 				 (double)e->stime_ns / (double)NSEC_PER_SEC);
 		else
 			snprintf(buf[5][i], LINE_LEN, "-");
 		rec_start_time(&s[i]->h, buf[6][i], LINE_LEN);
-		snprintf(buf[7][i], LINE_LEN, "%s: %d intervals, %.1f s", s[i]->path,
-			 s[i]->nr_points, s[i]->recorded_s);
+		snprintf(buf[7][i], LINE_LEN, "%s: %d intervals, %.1f s",
+			 s[i]->path, s[i]->nr_points, s[i]->recorded_s);
 	}
 	fputs("<table class=\"facts\">\n", f);
 	if (n > 1)
 		fputs("<tr><th></th><th>A</th><th>B</th></tr>\n", f);
-#define ROW(key, idx)						\
-	do {							\
-		for (i = 0; i < n; i++)				\
-			v[i] = buf[idx][i];			\
-		fact(f, key, v, n);				\
+#define ROW(key, idx)                       \
+	do {                                \
+		for (i = 0; i < n; i++)     \
+			v[i] = buf[idx][i]; \
+		fact(f, key, v, n);         \
 	} while (0)
 	ROW("Scale", 0);
 	ROW("Kernel", 1);
@@ -150,8 +154,11 @@ static void warnings(FILE *f, const struct rec_summary *s)
 	fputs("<p class=\"warn\">", f);
 	html_esc(f, s->path);
 	fputs(": ", f);
-	html_esc(f, s->stop_err ? s->stop_msg :
-			     "no end chunk: still being recorded, or pcptop record was killed");
+	html_esc(
+		f,
+		s->stop_err ?
+			s->stop_msg :
+			"no end chunk: still being recorded, or pcptop record was killed");
 	fputs("; the readable prefix is shown.</p>\n", f);
 }
 
@@ -168,7 +175,8 @@ static void totals_table(FILE *f, const struct rec_summary *s)
 
 		if (d->type != FIG_BATCH)
 			continue;
-		fprintf(f, "<tr><th>%s</th><td>%llu%s</td><td>%llu</td><td>%.1f</td><td>%.1f</td><td>%llu</td></tr>\n",
+		fprintf(f,
+			"<tr><th>%s</th><td>%llu%s</td><td>%llu</td><td>%.1f</td><td>%.1f</td><td>%llu</td></tr>\n",
 			d->key, (unsigned long long)fig_events(d, t),
 			rec_events_estimated(s, d) ? " ~" : "",
 			(unsigned long long)fig_pages(d, t),
@@ -183,7 +191,8 @@ static void totals_table(FILE *f, const struct rec_summary *s)
 			continue;
 		fputs("<p>", f);
 		html_esc(f, d->title);
-		fprintf(f, "%s: p50 &le; %llu ns, p99 &le; %llu ns, max %llu ns, total %.1f ms.</p>\n",
+		fprintf(f,
+			"%s: p50 &le; %llu ns, p99 &le; %llu ns, max %llu ns, total %.1f ms.</p>\n",
 			rec_events_estimated(s, d) ? " ~" : "",
 			(unsigned long long)fig_pct(d, t, PCT_MEDIAN),
 			(unsigned long long)fig_pct(d, t, PCT_TAIL),
@@ -249,8 +258,8 @@ static void timeline(FILE *f, const struct rec_summary *const *s,
 	}
 	fputs("<h2>Timeline</h2>\n", f);
 	if (ok)
-		svg_lines(f, "bulk free and refill pages/s", "pages/s",
-			  sr, m, n > 1);
+		svg_lines(f, "bulk free and refill pages/s", "pages/s", sr, m,
+			  n > 1);
 	for (i = 0; i < m; i++)
 		series_free(&sr[i]);
 }
@@ -279,9 +288,11 @@ static void cell(FILE *f, const char *prefix, double v, bool sign)
 	if (isnan(v))
 		fputs("<td>-</td>", f);
 	else if (whole)
-		fprintf(f, sign ? "<td>%s%+.0f</td>" : "<td>%s%.0f</td>", prefix, v);
+		fprintf(f, sign ? "<td>%s%+.0f</td>" : "<td>%s%.0f</td>",
+			prefix, v);
 	else
-		fprintf(f, sign ? "<td>%s%+.2f</td>" : "<td>%s%.2f</td>", prefix, v);
+		fprintf(f, sign ? "<td>%s%+.2f</td>" : "<td>%s%.2f</td>",
+			prefix, v);
 }
 
 static void delta_table(FILE *f, const struct rec_summary *a,

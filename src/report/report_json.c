@@ -88,8 +88,8 @@ static void j_totals(struct json_writer *w, const struct rec_summary *s)
 		const struct fig_desc *d = &fig_table[i];
 
 		if (d->type != FIG_CHECK || s->h.f.cross_check)
-			json_figure(w, d, &s->total,
-				    rec_events_estimated(s, d), s->recorded_s);
+			json_figure(w, d, &s->total, rec_events_estimated(s, d),
+				    s->recorded_s);
 	}
 	json_obj_begin(w, "counters");
 	j_counters(w, s->total.cnt);
@@ -294,12 +294,20 @@ void diff_json(FILE *f, const struct rec_summary *a,
 		json_obj_begin(&w, hist_table[h].key);
 		json_str(&w, "unit", hist_table[h].unit);
 		json_arr_begin(&w, "p50");
-		json_u64(&w, NULL, hist_percentile(x->slots, PCPTOP_HIST_SLOTS, PCT_MEDIAN));
-		json_u64(&w, NULL, hist_percentile(y->slots, PCPTOP_HIST_SLOTS, PCT_MEDIAN));
+		json_u64(&w, NULL,
+			 hist_percentile(x->slots, PCPTOP_HIST_SLOTS,
+					 PCT_MEDIAN));
+		json_u64(&w, NULL,
+			 hist_percentile(y->slots, PCPTOP_HIST_SLOTS,
+					 PCT_MEDIAN));
 		json_arr_end(&w);
 		json_arr_begin(&w, "p99");
-		json_u64(&w, NULL, hist_percentile(x->slots, PCPTOP_HIST_SLOTS, PCT_TAIL));
-		json_u64(&w, NULL, hist_percentile(y->slots, PCPTOP_HIST_SLOTS, PCT_TAIL));
+		json_u64(&w, NULL,
+			 hist_percentile(x->slots, PCPTOP_HIST_SLOTS,
+					 PCT_TAIL));
+		json_u64(&w, NULL,
+			 hist_percentile(y->slots, PCPTOP_HIST_SLOTS,
+					 PCT_TAIL));
 		json_arr_end(&w);
 		json_arr_begin(&w, "max");
 		json_u64(&w, NULL, x->max);

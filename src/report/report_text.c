@@ -39,7 +39,8 @@ static void print_facts(FILE *out, const struct rec_summary *s)
 	facts_scale_line(fa, line, sizeof(line));
 	fprintf(out, "%s\n", line);
 	rec_start_time(h, line, sizeof(line));
-	fprintf(out, "recording  %s: %d intervals, %.1f s from %s, every %g s; pcptop %s, format %u.%u\n",
+	fprintf(out,
+		"recording  %s: %d intervals, %.1f s from %s, every %g s; pcptop %s, format %u.%u\n",
 		s->path, s->nr_points, s->recorded_s, line,
 		secs_of(h->interval_ns), h->pcptop_version, h->version_major,
 		h->version_minor);
@@ -54,7 +55,8 @@ static void print_facts(FILE *out, const struct rec_summary *s)
 	fprintf(out, "command    %s\n", line);
 	rec_status_line(s, line, sizeof(line));
 	if (s->have_end && e->have_command)
-		fprintf(out, "           %s, wall %.2f s (user %.2f s, sys %.2f s)\n",
+		fprintf(out,
+			"           %s, wall %.2f s (user %.2f s, sys %.2f s)\n",
 			line, secs_of(e->wall_ns), secs_of(e->utime_ns),
 			secs_of(e->stime_ns));
 	else if (h->argc || !s->have_end)
@@ -83,7 +85,8 @@ static void print_fig_total(FILE *out, const struct rec_summary *s,
 			(unsigned long long)fig_max(d, t));
 		break;
 	case FIG_TIME:
-		fprintf(out, "  %s%s: p50 <= %llu ns, p99 <= %llu ns, max %llu ns, total %.1f ms\n",
+		fprintf(out,
+			"  %s%s: p50 <= %llu ns, p99 <= %llu ns, max %llu ns, total %.1f ms\n",
 			d->title, mark(s, d),
 			(unsigned long long)fig_pct(d, t, PCT_MEDIAN),
 			(unsigned long long)fig_pct(d, t, PCT_TAIL),
@@ -102,7 +105,8 @@ static void print_totals(FILE *out, const struct rec_summary *s)
 {
 	int i, inferred;
 
-	fprintf(out, "\nTotals over %.1f s ('~' = estimated from tracepoint event runs)\n",
+	fprintf(out,
+		"\nTotals over %.1f s ('~' = estimated from tracepoint event runs)\n",
 		s->recorded_s);
 	fprintf(out, "  %-10s %13s %14s %9s %8s %7s\n", "", "calls", "pages",
 		"calls/s", "avg", "max");
@@ -114,7 +118,8 @@ static void print_totals(FILE *out, const struct rec_summary *s)
 			print_fig_total(out, s, &fig_table[i]);
 	/* "at least 0" says nothing */
 	if (!rec_inferred_scale(s, &inferred) && inferred > 0)
-		fprintf(out, "  the largest flush/drain/decay chunk proves scale >= %d\n",
+		fprintf(out,
+			"  the largest flush/drain/decay chunk proves scale >= %d\n",
 			inferred);
 }
 
@@ -137,7 +142,8 @@ static void print_split(FILE *out, const struct rec_summary *s)
 	uint32_t cpu;
 	int z, i;
 
-	fprintf(out, "\nPages per CPU and per zone ('unknown': tracepoints carry no zone)\n");
+	fprintf(out,
+		"\nPages per CPU and per zone ('unknown': tracepoints carry no zone)\n");
 	fprintf(out, "  %-8s", "");
 	for (i = 0; i < nr_figs; i++)
 		if (fig_table[i].type == FIG_BATCH)
@@ -158,7 +164,7 @@ static void print_split(FILE *out, const struct rec_summary *s)
 /* a timeline column: one part of one figure, per interval */
 struct tl_col {
 	const struct fig_desc *d;
-	unsigned int part;	/* one FIG_TL_* bit */
+	unsigned int part; /* one FIG_TL_* bit */
 	const char *name;
 	int width;
 };
@@ -169,8 +175,10 @@ static int tl_cols(struct tl_col *c)
 		unsigned int part;
 		int width;
 	} parts[] = {
-		{ FIG_TL_EVENTS, TL_NUM_W }, { FIG_TL_PAGES, TL_NUM_W },
-		{ FIG_TL_MAX, TL_MAX_W }, { FIG_TL_P99, TL_NUM_W + 1 },
+		{ FIG_TL_EVENTS, TL_NUM_W },
+		{ FIG_TL_PAGES, TL_NUM_W },
+		{ FIG_TL_MAX, TL_MAX_W },
+		{ FIG_TL_P99, TL_NUM_W + 1 },
 	};
 	int i, k, n = 0;
 
@@ -183,10 +191,11 @@ static int tl_cols(struct tl_col *c)
 			c[n].d = d;
 			c[n].part = parts[k].part;
 			c[n].width = parts[k].width;
-			c[n].name = parts[k].part == FIG_TL_EVENTS ? d->events_key :
-				    parts[k].part == FIG_TL_PAGES  ? "pages" :
-				    parts[k].part == FIG_TL_MAX	   ? "max" :
-								     "p99 ns";
+			c[n].name = parts[k].part == FIG_TL_EVENTS ?
+					    d->events_key :
+				    parts[k].part == FIG_TL_PAGES ? "pages" :
+				    parts[k].part == FIG_TL_MAX	  ? "max" :
+								    "p99 ns";
 			n++;
 		}
 		/* a lone column is as wide as the figure's name above it */
@@ -223,7 +232,8 @@ static void tl_group(FILE *out, const char *key, int w, int ncols)
 	left = (w - len - 2) / 2;
 	fprintf(out, " %.*s %s %.*s", left,
 		"------------------------------------------", key,
-		w - len - 2 - left, "------------------------------------------");
+		w - len - 2 - left,
+		"------------------------------------------");
 }
 
 static void print_timeline(FILE *out, const struct rec_summary *s)
@@ -289,8 +299,7 @@ static void fmt_num(char *buf, size_t len, double v, bool bound)
 		snprintf(buf, len, "%s%.2f", bound ? "<=" : "", v);
 }
 
-static void print_side(FILE *out, const char *tag,
-		       const struct rec_summary *s)
+static void print_side(FILE *out, const char *tag, const struct rec_summary *s)
 {
 	const struct facts *fa = &s->h.f;
 	char line[LINE_LEN];
@@ -310,10 +319,10 @@ static void print_side(FILE *out, const char *tag,
 static void pcts(char *buf, size_t len, const struct figure_hist *h)
 {
 	snprintf(buf, len, "%llu / %llu / %llu",
-		 (unsigned long long)hist_percentile(h->slots, PCPTOP_HIST_SLOTS,
-						     PCT_MEDIAN),
-		 (unsigned long long)hist_percentile(h->slots, PCPTOP_HIST_SLOTS,
-						     PCT_TAIL),
+		 (unsigned long long)hist_percentile(
+			 h->slots, PCPTOP_HIST_SLOTS, PCT_MEDIAN),
+		 (unsigned long long)hist_percentile(
+			 h->slots, PCPTOP_HIST_SLOTS, PCT_TAIL),
 		 (unsigned long long)h->max);
 }
 

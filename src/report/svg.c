@@ -107,10 +107,12 @@ static void svg_open(FILE *f, const char *title, int w, int h)
 {
 	fprintf(f, "<svg class=\"plot\" role=\"img\" aria-label=\"");
 	html_esc(f, title);
-	fprintf(f, "\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>",
+	fprintf(f,
+		"\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>",
 		w, h, w, h);
 	html_esc(f, title);
-	fprintf(f, "</title>\n<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">",
+	fprintf(f,
+		"</title>\n<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">",
 		w / 2);
 	html_esc(f, title);
 	fputs("</text>\n", f);
@@ -125,15 +127,19 @@ static void y_axis(FILE *f, int w, int h, double ymax, const char *label)
 
 	for (i = 0; i <= Y_TICKS; i++) {
 		y = h - PAD_B - (double)(h - PAD_T - PAD_B) * i / Y_TICKS;
-		fprintf(f, "<line class=\"grid-line\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
+		fprintf(f,
+			"<line class=\"grid-line\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
 			PAD_L, y, w - PAD_R, y);
 		fmt_axis(num, sizeof(num), ymax * i / Y_TICKS);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+		fprintf(f,
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 			PAD_L - 6, y + 4, num);
 	}
-	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
+	fprintf(f,
+		"<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
 		PAD_L, h - PAD_B, w - PAD_R, h - PAD_B);
-	fprintf(f, "<text x=\"16\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 16 %d)\">",
+	fprintf(f,
+		"<text x=\"16\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 16 %d)\">",
 		(h - PAD_B + PAD_T) / 2, (h - PAD_B + PAD_T) / 2);
 	html_esc(f, label);
 	fputs("</text>\n", f);
@@ -156,7 +162,8 @@ static void legend(FILE *f, int w, const char *const *names, int n,
 	for (i = 0; i < n; i++, x += 150) {
 		bool dash = dashed_second_half && i >= n / 2;
 
-		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"%s/>\n",
+		fprintf(f,
+			"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"3\"%s/>\n",
 			x, PAD_T - 4, x + 18, PAD_T - 4,
 			series_color(i, n, dashed_second_half),
 			dash ? " stroke-dasharray=\"5,3\"" : "");
@@ -168,8 +175,8 @@ static void legend(FILE *f, int w, const char *const *names, int n,
 
 /* a log2 histogram as bars, one colour per recording */
 void svg_bars(FILE *f, const char *title, const char *unit,
-		     const struct figure_hist *const *hs, const char *const *names,
-		     int n)
+	      const struct figure_hist *const *hs, const char *const *names,
+	      int n)
 {
 	int first = PCPTOP_HIST_SLOTS, last = -1, i, k, nb;
 	double ymax = 0, gw, bw, x, bh, plot_h = BAR_H - PAD_T - PAD_B;
@@ -190,7 +197,8 @@ void svg_bars(FILE *f, const char *title, const char *unit,
 	svg_open(f, title, BAR_W, BAR_H);
 	if (last < 0) {
 		y_axis(f, BAR_W, BAR_H, 1, "count");
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no samples</text>\n</svg>\n",
+		fprintf(f,
+			"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no samples</text>\n</svg>\n",
 			BAR_W / 2, BAR_H / 2);
 		return;
 	}
@@ -208,7 +216,8 @@ void svg_bars(FILE *f, const char *title, const char *unit,
 			    bw * k;
 			fmt_pow2(lo, sizeof(lo), hist_slot_lo(i));
 			fmt_pow2(hi, sizeof(hi), hist_slot_hi(i) + 1);
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s: %s..%s %s: %llu</title></rect>\n",
+			fprintf(f,
+				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s: %s..%s %s: %llu</title></rect>\n",
 				x, BAR_H - PAD_B - bh, bw, bh, colors[k % 4],
 				names[k], lo, hi, unit,
 				(unsigned long long)hs[k]->slots[i]);
@@ -216,15 +225,17 @@ void svg_bars(FILE *f, const char *title, const char *unit,
 		if (nb > MAX_X_LABELS && (i - first) % 2)
 			continue;
 		fmt_pow2(lo, sizeof(lo), hist_slot_lo(i));
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
 			PAD_L + gw * (i - first + 0.5), BAR_H - PAD_B + 16, lo);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s (bucket lower bound, log2)</text>\n</svg>\n",
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s (bucket lower bound, log2)</text>\n</svg>\n",
 		(BAR_W + PAD_L) / 2, BAR_H - 12, unit);
 }
 
 void svg_lines(FILE *f, const char *title, const char *ylabel,
-		      const struct svg_series *sr, int n, bool dashed_second_half)
+	       const struct svg_series *sr, int n, bool dashed_second_half)
 {
 	const char *names[4];
 	double xmax = 0, ymax = 0, pw = LINE_W - PAD_L - PAD_R;
@@ -248,10 +259,13 @@ void svg_lines(FILE *f, const char *title, const char *ylabel,
 	legend(f, LINE_W, names, n, dashed_second_half);
 	for (i = 0; i <= Y_TICKS * 2; i++) {
 		fmt_axis(num, sizeof(num), xmax * i / (Y_TICKS * 2));
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-			PAD_L + pw * i / (Y_TICKS * 2), LINE_H - PAD_B + 16, num);
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+			PAD_L + pw * i / (Y_TICKS * 2), LINE_H - PAD_B + 16,
+			num);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">seconds since the start</text>\n",
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">seconds since the start</text>\n",
 		(LINE_W + PAD_L) / 2, LINE_H - 12);
 	for (k = 0; k < n; k++) {
 		const struct svg_series *s = &sr[k];
@@ -260,7 +274,8 @@ void svg_lines(FILE *f, const char *title, const char *ylabel,
 		if (!s->n)
 			continue;
 		step = (s->n + MAX_LINE_POINTS - 1) / MAX_LINE_POINTS;
-		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s points=\"",
+		fprintf(f,
+			"<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s points=\"",
 			series_color(k, n, dashed_second_half),
 			dash ? " stroke-dasharray=\"6,3\"" : "");
 		for (i = 0; i < s->n; i += step) {
@@ -276,7 +291,8 @@ void svg_lines(FILE *f, const char *title, const char *ylabel,
 		}
 		fputs("\"/>\n", f);
 		if (s->n == 1)
-			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+			fprintf(f,
+				"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
 				PAD_L + pw * s->x[0] / xmax,
 				LINE_H - PAD_B - ph * s->y[0] / ymax,
 				series_color(k, n, dashed_second_half));

@@ -22,7 +22,7 @@ void svg_bars(FILE *f, const char *title, const char *unit,
 struct svg_series {
 	const char *name;
 	int n;
-	double *x;		/* seconds since the start */
+	double *x; /* seconds since the start */
 	double *y;
 };
 

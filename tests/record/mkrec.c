@@ -26,9 +26,9 @@
 #define MT_MOVABLE 1
 #define BATCH 63
 #define REFILL_PAGES 31
-#define SLOT_BULK 5	/* 32..63 pages */
-#define SLOT_REFILL 4	/* 16..31 pages */
-#define SLOT_LOCK 10	/* 1024..2047 ns */
+#define SLOT_BULK 5 /* 32..63 pages */
+#define SLOT_REFILL 4 /* 16..31 pages */
+#define SLOT_LOCK 10 /* 1024..2047 ns */
 #define NSEC 1000000000ULL
 #define EXIT_STATUS 3
 
@@ -67,7 +67,8 @@ int main(int argc, char **argv)
 	int scale, mult, i, z, err;
 
 	if (argc < 5) {
-		fprintf(stderr, "usage: mkrec OUT SCALE SOURCE MULT [COMMAND...]\n");
+		fprintf(stderr,
+			"usage: mkrec OUT SCALE SOURCE MULT [COMMAND...]\n");
 		return 2;
 	}
 	scale = atoi(argv[2]);
@@ -78,18 +79,21 @@ int main(int argc, char **argv)
 	snprintf(h.pcptop_version, sizeof(h.pcptop_version), "synthetic");
 	h.start_realtime_ns = 1748736000ULL * NSEC;
 	h.interval_ns = NSEC;
-	snprintf(h.f.release, sizeof(h.f.release), "6.1.0-synthetic-s%d", scale);
+	snprintf(h.f.release, sizeof(h.f.release), "6.1.0-synthetic-s%d",
+		 scale);
 	snprintf(h.f.arch, sizeof(h.f.arch), "aarch64");
 	snprintf(h.f.hostname, sizeof(h.f.hostname), "board");
 	h.f.nr_probes = 1;
 	snprintf(h.f.probes[0].name, sizeof(h.f.probes[0].name), "bulk_free");
-	snprintf(h.f.probes[0].mode_name, sizeof(h.f.probes[0].mode_name), "fentry");
+	snprintf(h.f.probes[0].mode_name, sizeof(h.f.probes[0].mode_name),
+		 "fentry");
 	h.f.probes[0].mode = MODE_FENTRY;
 	snprintf(h.f.mode_summary, sizeof(h.f.mode_summary), "fentry");
 	h.f.scale.value = scale;
 	h.f.scale.source = !strcmp(argv[3], "cmdline") ? SCALE_SRC_CMDLINE :
-			 !strcmp(argv[3], "kernel-variable") ? SCALE_SRC_KVAR :
-							       SCALE_SRC_CONFIG;
+			   !strcmp(argv[3], "kernel-variable") ?
+							 SCALE_SRC_KVAR :
+							 SCALE_SRC_CONFIG;
 	h.f.scale.have[h.f.scale.source] = true;
 	h.f.scale.val[h.f.scale.source] = scale;
 	if (h.f.scale.source == SCALE_SRC_CONFIG)
@@ -101,7 +105,10 @@ int main(int argc, char **argv)
 		zones[z].nr_cpus = NR_CPUS;
 		zones[z].cpus = cpus[z];
 		for (i = 0; i < NR_CPUS; i++)
-			cpus[z][i] = (struct pcp_cpu){ i, 0, 6 * BATCH, BATCH,
+			cpus[z][i] = (struct pcp_cpu){ i,
+						       0,
+						       6 * BATCH,
+						       BATCH,
 						       PCP_FIELD_ABSENT,
 						       PCP_FIELD_ABSENT };
 	}
@@ -114,7 +121,8 @@ int main(int argc, char **argv)
 	h.argv = argv + 5;
 
 	s.nr_cpus = NR_CPUS;
-	s.hists = calloc((size_t)NR_CPUS * PCPTOP_NR_HIST_KEYS, sizeof(*s.hists));
+	s.hists =
+		calloc((size_t)NR_CPUS * PCPTOP_NR_HIST_KEYS, sizeof(*s.hists));
 	s.counters = calloc((size_t)NR_CPUS * PCPTOP_NR_COUNTER_KEYS,
 			    sizeof(*s.counters));
 	if (!s.hists || !s.counters)
@@ -127,9 +135,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < NR_IV; i++) {
 		uint64_t n = (uint64_t)mult * (i + 1);
 
-		memset(s.hists, 0, (size_t)NR_CPUS * PCPTOP_NR_HIST_KEYS * sizeof(*s.hists));
-		memset(s.counters, 0, (size_t)NR_CPUS * PCPTOP_NR_COUNTER_KEYS *
-					      sizeof(*s.counters));
+		memset(s.hists, 0,
+		       (size_t)NR_CPUS * PCPTOP_NR_HIST_KEYS *
+			       sizeof(*s.hists));
+		memset(s.counters, 0,
+		       (size_t)NR_CPUS * PCPTOP_NR_COUNTER_KEYS *
+			       sizeof(*s.counters));
 		c = s.counters[pcptop_counter_key(ZONE, 0, MT_MOVABLE)].c;
 		c[CNT_BULK_FREE_CALLS] = n;
 		c[CNT_BULK_FREE_PAGES] = n * BATCH;
@@ -140,7 +151,8 @@ int main(int argc, char **argv)
 		c[CNT_FREE_HIGH_PAGES] = flush;
 		bump(&s, HIST_BULK_FREE_PAGES, SLOT_BULK, n, BATCH);
 		bump(&s, HIST_LOCK_NS, SLOT_LOCK, n, 1500);
-		bump(&s, HIST_REFILL_PAGES, SLOT_REFILL, 2 * (i + 1), REFILL_PAGES);
+		bump(&s, HIST_REFILL_PAGES, SLOT_REFILL, 2 * (i + 1),
+		     REFILL_PAGES);
 		bump(&s, HIST_FREE_HIGH_PAGES, slot_of(flush), 1, flush);
 		iv.seq = (uint32_t)i;
 		iv.t_start_ns = i * NSEC;
@@ -149,7 +161,8 @@ int main(int argc, char **argv)
 		if (rec_write_interval(&w, &iv, &s))
 			return 1;
 	}
-	snprintf(e.reason, sizeof(e.reason), h.argc ? "command exited" : "signal");
+	snprintf(e.reason, sizeof(e.reason),
+		 h.argc ? "command exited" : "signal");
 	e.nr_intervals = NR_IV;
 	e.recorded_ns = NR_IV * NSEC;
 	if (h.argc) {

@@ -35,7 +35,8 @@ static void remove_tmpdir(void)
 		return;
 	while ((de = readdir(d)))
 		if (de->d_name[0] != '.') {
-			snprintf(path, sizeof(path), "%s/%s", tmpdir, de->d_name);
+			snprintf(path, sizeof(path), "%s/%s", tmpdir,
+				 de->d_name);
 			unlink(path);
 		}
 	closedir(d);
@@ -52,9 +53,11 @@ const char *rf_tpath(const char *name)
 	if (!tmpdir[0]) {
 		snprintf(tmpdir, sizeof(tmpdir), "/dev/shm/pcptop-unit-XXXXXX");
 		if (!mkdtemp(tmpdir)) {
-			snprintf(tmpdir, sizeof(tmpdir), "/tmp/pcptop-unit-XXXXXX");
+			snprintf(tmpdir, sizeof(tmpdir),
+				 "/tmp/pcptop-unit-XXXXXX");
 			if (!mkdtemp(tmpdir))
-				unit_fail(__FILE__, __LINE__, "no temporary directory");
+				unit_fail(__FILE__, __LINE__,
+					  "no temporary directory");
 		}
 		atexit(remove_tmpdir);
 	}
@@ -78,11 +81,13 @@ void rf_make_header(struct rec_header *h, struct zoneinfo *zi)
 	snprintf(h->f.hostname, sizeof(h->f.hostname), "board7");
 	h->f.nr_probes = 2;
 	snprintf(h->f.probes[0].name, sizeof(h->f.probes[0].name), "bulk_free");
-	snprintf(h->f.probes[0].mode_name, sizeof(h->f.probes[0].mode_name), "fentry");
+	snprintf(h->f.probes[0].mode_name, sizeof(h->f.probes[0].mode_name),
+		 "fentry");
 	snprintf(h->f.probes[0].target, sizeof(h->f.probes[0].target),
 		 "free_pcppages_bulk");
 	snprintf(h->f.probes[1].name, sizeof(h->f.probes[1].name), "refill");
-	snprintf(h->f.probes[1].mode_name, sizeof(h->f.probes[1].mode_name), "tracepoint");
+	snprintf(h->f.probes[1].mode_name, sizeof(h->f.probes[1].mode_name),
+		 "tracepoint");
 	h->f.probes[0].mode = MODE_FENTRY;
 	h->f.probes[1].mode = MODE_TRACEPOINT;
 	h->f.probes[1].estimated = true;
@@ -136,7 +141,9 @@ void rf_fill_snap(struct snapshot *s, unsigned int seed)
 	for (i = 0; i < nh * (PCPTOP_HIST_SLOTS + 1); i++)
 		h[i] = (i * 7919 + seed) % 97 == 0 ? i * seed : 0;
 	for (i = 0; i < nc * NR_PCPTOP_COUNTERS; i++)
-		c[i] = (i * 104729 + seed) % 89 == 0 ? (uint64_t)i << 33 | seed : 0;
+		c[i] = (i * 104729 + seed) % 89 == 0 ?
+			       (uint64_t)i << 33 | seed :
+			       0;
 }
 
 void rf_snap_init(struct snapshot *s)
@@ -159,7 +166,8 @@ bool rf_snap_equal(const struct snapshot *a, const struct snapshot *b)
 {
 	return a->nr_cpus == b->nr_cpus &&
 	       !memcmp(a->hists, b->hists,
-		       (size_t)a->nr_cpus * PCPTOP_NR_HIST_KEYS * sizeof(*a->hists)) &&
+		       (size_t)a->nr_cpus * PCPTOP_NR_HIST_KEYS *
+			       sizeof(*a->hists)) &&
 	       !memcmp(a->counters, b->counters,
 		       (size_t)a->nr_cpus * PCPTOP_NR_COUNTER_KEYS *
 			       sizeof(*a->counters));
@@ -270,8 +278,8 @@ void rf_store(const char *path, const void *buf, size_t len)
 const unsigned char rf_order_le[4] = { 0x04, 0x03, 0x02, 0x01 };
 const unsigned char rf_order_be[4] = { 0x01, 0x02, 0x03, 0x04 };
 
-void rf_preamble(unsigned char *p, const unsigned char order[4],
-		     int major, int minor)
+void rf_preamble(unsigned char *p, const unsigned char order[4], int major,
+		 int minor)
 {
 	memcpy(p, REC_MAGIC, REC_MAGIC_LEN);
 	memcpy(p + REC_MAGIC_LEN, order, 4);
@@ -282,7 +290,7 @@ void rf_preamble(unsigned char *p, const unsigned char order[4],
 }
 
 void rf_put_chunk_header(unsigned char *p, uint32_t type, uint32_t clen,
-			     uint32_t ulen)
+			 uint32_t ulen)
 {
 	struct rbuf b = {};
 

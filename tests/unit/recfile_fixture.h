@@ -40,7 +40,7 @@ struct read_result {
 	int open_err;
 	int intervals;
 	bool have_end;
-	int last;		/* rec_next()'s last return */
+	int last; /* rec_next()'s last return */
 	char msg[REC_ERR_LEN];
 };
 

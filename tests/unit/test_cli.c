@@ -71,9 +71,11 @@ static void test_numbers(void)
 
 static void test_stat_options(void)
 {
-	char *ok[] = { "stat", "-i", "0.5", "-c", "3", "--json", "--mode",
-		       "tracepoint", "--cross-check", "--run-gap", "2000",
-		       "--prom", "/tmp/x.prom", NULL };
+	char *ok[] = { "stat",	      "-i",	    "0.5",
+		       "-c",	      "3",	    "--json",
+		       "--mode",      "tracepoint", "--cross-check",
+		       "--run-gap",   "2000",	    "--prom",
+		       "/tmp/x.prom", NULL };
 	char *help[] = { "stat", "--help", NULL };
 	char *bad_mode[] = { "stat", "-m", "fast", NULL };
 	char *bad_gap[] = { "stat", "--run-gap", "-5", NULL };
@@ -127,8 +129,8 @@ static void test_top_options(void)
 /* record's command starts at its first non-option: its options are its own */
 static void test_record_options(void)
 {
-	char *cmd[] = { "record", "-o", "x.data", "-i", "0.5", "--",
-			"bonnie++", "-d", "/mnt", NULL };
+	char *cmd[] = { "record", "-o",	      "x.data", "-i",	"0.5",
+			"--",	  "bonnie++", "-d",	"/mnt", NULL };
 	char *cmd2[] = { "record", "-q", "sleep", "-i", NULL };
 	char *bad[] = { "record", "-o", "", NULL };
 	char *dur[] = { "record", "-d", "0", NULL };

@@ -16,13 +16,15 @@ static void test_every_counter_and_hist_is_named_once(void)
 		REQUIRE(counter_table[i].key);
 		CHECK_EQ_INT(counter_find(counter_table[i].key), i);
 		for (j = 0; j < i; j++)
-			CHECK(strcmp(counter_table[i].key, counter_table[j].key));
+			CHECK(strcmp(counter_table[i].key,
+				     counter_table[j].key));
 	}
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
 		REQUIRE(hist_table[i].key && hist_table[i].title &&
 			hist_table[i].unit && hist_table[i].prom);
 		CHECK_EQ_INT(hist_find(hist_table[i].key), i);
-		CHECK(hist_table[i].probe >= 0 && hist_table[i].probe < NR_PROBES);
+		CHECK(hist_table[i].probe >= 0 &&
+		      hist_table[i].probe < NR_PROBES);
 		for (j = 0; j < i; j++) {
 			CHECK(strcmp(hist_table[i].key, hist_table[j].key));
 			CHECK(strcmp(hist_table[i].prom, hist_table[j].prom));

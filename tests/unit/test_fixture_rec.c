@@ -94,10 +94,14 @@ static void test_010_reports(void)
 	report_json(capture_open(&j), &s);
 	report_csv(capture_open(&c), &s);
 	report_html(capture_open(&h), &s);
-	CHECK(strstr(capture_text(&t), "  bulk_free            10~          14697"));
-	CHECK(strstr(capture_text(&j), "\"bulk_free\":{\"calls\":10,\"pages\":14697,\"max\":2016"));
+	CHECK(strstr(capture_text(&t),
+		     "  bulk_free            10~          14697"));
+	CHECK(strstr(
+		capture_text(&j),
+		"\"bulk_free\":{\"calls\":10,\"pages\":14697,\"max\":2016"));
 	CHECK(strstr(capture_text(&c), "0.926,0.424,9,14634,12,0,8696,"));
-	CHECK(strstr(capture_text(&h), "<th>refill</th><td>21 ~</td><td>16439</td>"));
+	CHECK(strstr(capture_text(&h),
+		     "<th>refill</th><td>21 ~</td><td>16439</td>"));
 	capture_free(&t);
 	capture_free(&j);
 	capture_free(&c);
@@ -118,10 +122,12 @@ static void test_010_diff_with_itself(void)
 	n = rec_metrics(&a, ma, REC_MAX_METRICS);
 	CHECK_EQ_INT(rec_metrics(&b, mb, REC_MAX_METRICS), n);
 	for (i = 0; i < n; i++)
-		CHECK(ma[i].v == mb[i].v || (ma[i].v != ma[i].v && mb[i].v != mb[i].v));
+		CHECK(ma[i].v == mb[i].v ||
+		      (ma[i].v != ma[i].v && mb[i].v != mb[i].v));
 	diff_json(capture_open(&j), &a, &b);
-	CHECK(strstr(capture_text(&j),
-		     "\"bulk_free.pages\":{\"a\":14697,\"b\":14697,\"delta\":0,\"pct\":0"));
+	CHECK(strstr(
+		capture_text(&j),
+		"\"bulk_free.pages\":{\"a\":14697,\"b\":14697,\"delta\":0,\"pct\":0"));
 	capture_free(&j);
 	rec_summary_free(&a);
 	rec_summary_free(&b);
@@ -141,12 +147,17 @@ static void test_010_prom(void)
 	ps.seconds = s.recorded_s;
 	prom_write(capture_open(&c), &ps, &s.total, s.recorded_s);
 	t = capture_text(&c);
-	CHECK(strstr(t, "\npcptop_bulk_free_pages_total{estimated=\"false\"} 14697\n"));
-	CHECK(strstr(t, "\npcptop_bulk_free_calls_total{estimated=\"true\"} 10\n"));
+	CHECK(strstr(
+		t,
+		"\npcptop_bulk_free_pages_total{estimated=\"false\"} 14697\n"));
+	CHECK(strstr(
+		t, "\npcptop_bulk_free_calls_total{estimated=\"true\"} 10\n"));
 	CHECK(strstr(t, "\npcptop_scale{source=\"config\"} 5\n"));
 	CHECK(strstr(t, "\npcptop_bulk_free_size_pages_count 10\n") ||
 	      strstr(t, "\npcptop_bulk_free_size_pages_count 9\n"));
-	CHECK(strstr(t, "pcptop_info{kernel=\"6.18.44-fc-v782\",arch=\"x86_64\",mode=\"tracepoint\"} 1"));
+	CHECK(strstr(
+		t,
+		"pcptop_info{kernel=\"6.18.44-fc-v782\",arch=\"x86_64\",mode=\"tracepoint\"} 1"));
 	capture_free(&c);
 	rec_summary_free(&s);
 }

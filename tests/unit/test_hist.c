@@ -90,7 +90,7 @@ static void test_add_sub(void)
 	a[3] = 10;
 	a[4] = 7;
 	b[3] = 4;
-	b[4] = 9;	/* went down: the map was reset in between */
+	b[4] = 9; /* went down: the map was reset in between */
 	hist_sub(d, a, b, NR_SLOTS);
 	CHECK_EQ_U64(d[3], 6);
 	CHECK_EQ_U64(d[4], 7);

@@ -18,11 +18,11 @@
 #define KEY_LEN 128
 
 /* needle in text, or a failure naming the output and what is missing */
-#define CHECK_HAS(text, needle, output)                                     \
-	do {                                                                \
-		if (!strstr((text), (needle)))                              \
-			unit_fail(__FILE__, __LINE__, "%s lacks \"%s\"",    \
-				  (output), (needle));                      \
+#define CHECK_HAS(text, needle, output)                                  \
+	do {                                                             \
+		if (!strstr((text), (needle)))                           \
+			unit_fail(__FILE__, __LINE__, "%s lacks \"%s\"", \
+				  (output), (needle));                   \
 	} while (0)
 
 /* as html_esc() writes it: <, >, & and " become entities */
@@ -31,8 +31,11 @@ static void escaped(char *buf, const char *s)
 	size_t n = 0;
 
 	for (; *s && n + 7 < KEY_LEN; s++) {
-		const char *e = *s == '<' ? "&lt;" : *s == '>' ? "&gt;" :
-				*s == '&' ? "&amp;" : *s == '"' ? "&quot;" : NULL;
+		const char *e = *s == '<' ? "&lt;" :
+				*s == '>' ? "&gt;" :
+				*s == '&' ? "&amp;" :
+				*s == '"' ? "&quot;" :
+					    NULL;
 
 		if (e)
 			n += (size_t)snprintf(buf + n, KEY_LEN - n, "%s", e);
@@ -304,7 +307,9 @@ static void test_diff_outputs_have_every_metric(void)
 static void test_top_has_every_column(void)
 {
 	struct top_frame fr;
-	struct top_view v = { .delay = 1, .batch = true, .pane = PANE_BATCH,
+	struct top_view v = { .delay = 1,
+			      .batch = true,
+			      .pane = PANE_BATCH,
 			      .zone_filter = ZF_ALL };
 	struct top_data d;
 	struct top_ctx ctx;
@@ -332,12 +337,13 @@ static void test_top_has_every_column(void)
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *fd = &fig_table[i];
 		const char *labels[] = { fd->col_events, fd->col_pages,
-					 fd->col_avg, fd->col_max, fd->col_p50,
-					 fd->col_p99 };
+					 fd->col_avg,	 fd->col_max,
+					 fd->col_p50,	 fd->col_p99 };
 
 		for (k = 0; k < 6; k++)
 			if (labels[k])
-				CHECK_HAS(t, labels[k], "the live view's header");
+				CHECK_HAS(t, labels[k],
+					  "the live view's header");
 	}
 	capture_free(&c);
 	top_frame_free(&fr);

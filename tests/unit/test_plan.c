@@ -17,7 +17,8 @@ static void kernel_612(struct kernel_facts *kf)
 		kf->fn[id] = probe_table[id].fns[0];
 		kf->in_btf[id] = true;
 		kf->in_kallsyms[id] = true;
-		kf->tp_nargs[id] = probe_table[id].tp ? probe_table[id].tp_nargs : -2;
+		kf->tp_nargs[id] =
+			probe_table[id].tp ? probe_table[id].tp_nargs : -2;
 	}
 	kf->kprobe_pmu = true;
 }

@@ -124,13 +124,16 @@ static void test_pagetypeinfo(void)
 	int order = -1, pages = -1;
 
 	CHECK_EQ_INT(pagetypeinfo_parse(fixture("pagetypeinfo-6.18"), &order,
-					&pages), 0);
+					&pages),
+		     0);
 	CHECK_EQ_INT(order, 9);
 	CHECK_EQ_INT(pages, 512);
 	CHECK_EQ_INT(pagetypeinfo_parse(fixture("zoneinfo-6.18"), &order,
-					&pages), -ENOENT);
+					&pages),
+		     -ENOENT);
 	CHECK_EQ_INT(pagetypeinfo_parse(fixture("no-such-file"), &order,
-					&pages), -ENOENT);
+					&pages),
+		     -ENOENT);
 }
 
 static void check_config_file(const char *path)
@@ -138,7 +141,8 @@ static void check_config_file(const char *path)
 	char val[VAL_BUF];
 
 	CHECK_EQ_INT(kconfig_lookup(path, "PCP_BATCH_SCALE_MAX", val,
-				    sizeof(val)), 0);
+				    sizeof(val)),
+		     0);
 	CHECK_EQ_STR(val, "5");
 	CHECK_EQ_INT(kconfig_lookup(path, "CMA", val, sizeof(val)), -ENOENT);
 	CHECK_EQ_INT(kconfig_lookup(path, "KALLSYMS_ALL", val, sizeof(val)),
@@ -168,7 +172,8 @@ static void test_kconfig(void)
 				    "PCP_BATCH_SCALE_MAX", val, sizeof(val)),
 		     -EIO);
 	CHECK_EQ_INT(kconfig_lookup(fixture("no-such-file"), "CMA", val,
-				    sizeof(val)), -ENOENT);
+				    sizeof(val)),
+		     -ENOENT);
 }
 
 static void test_cmdline(void)
@@ -181,14 +186,14 @@ static void test_cmdline(void)
 	CHECK_EQ_STR(val, "UUID=5c3e6b1a-8f0d-4b8e-9a2e-3c1d7f2b9e40");
 	CHECK_EQ_INT(cmdline_lookup(p, "quiet", val, sizeof(val)), 0);
 	CHECK_EQ_STR(val, "");
-	CHECK_EQ_INT(cmdline_lookup(p, "pcp_batch_scale_max", val,
-				    sizeof(val)), -ENOENT);
+	CHECK_EQ_INT(cmdline_lookup(p, "pcp_batch_scale_max", val, sizeof(val)),
+		     -ENOENT);
 	CHECK_EQ_INT(cmdline_lookup(p, "root", val, SMALL_BUF), -E2BIG);
 
 	/* last before "--" wins: 3, then 0; the 9 after "--" is init's */
 	p = fixture("cmdline-lastwins");
-	CHECK_EQ_INT(cmdline_lookup(p, "pcp_batch_scale_max", val,
-				    sizeof(val)), 0);
+	CHECK_EQ_INT(cmdline_lookup(p, "pcp_batch_scale_max", val, sizeof(val)),
+		     0);
 	CHECK_EQ_STR(val, "0");
 	CHECK_EQ_INT(cmdline_lookup(p, "console", val, sizeof(val)), 0);
 	CHECK_EQ_STR(val, "ttySC0,115200");
@@ -198,8 +203,8 @@ static void test_cmdline(void)
 	p = fixture("cmdline-qemu");
 	CHECK_EQ_INT(cmdline_lookup(p, "tsc", val, sizeof(val)), 0);
 	CHECK_EQ_STR(val, "unstable");
-	CHECK_EQ_INT(cmdline_lookup(p, "pcp_batch_scale_max", val,
-				    sizeof(val)), 0);
+	CHECK_EQ_INT(cmdline_lookup(p, "pcp_batch_scale_max", val, sizeof(val)),
+		     0);
 	CHECK_EQ_STR(val, "0x3");
 	CHECK_EQ_INT(cmdline_lookup(p, "-v", val, sizeof(val)), -ENOENT);
 
@@ -207,8 +212,8 @@ static void test_cmdline(void)
 	p = fixture("cmdline-quoted");
 	CHECK_EQ_INT(cmdline_lookup(p, "dyndbg", val, sizeof(val)), 0);
 	CHECK_EQ_STR(val, "file mm/page_alloc.c +p");
-	CHECK_EQ_INT(cmdline_lookup(p, "pcp_batch_scale_max", val,
-				    sizeof(val)), 0);
+	CHECK_EQ_INT(cmdline_lookup(p, "pcp_batch_scale_max", val, sizeof(val)),
+		     0);
 	CHECK_EQ_STR(val, "2");
 	CHECK_EQ_INT(cmdline_lookup(p, "quoted", val, sizeof(val)), 0);
 	CHECK_EQ_STR(val, "a b");
@@ -218,7 +223,8 @@ static void test_cmdline(void)
 		     -ENOENT);
 
 	CHECK_EQ_INT(cmdline_lookup(fixture("no-such-file"), "ro", val,
-				    sizeof(val)), -ENOENT);
+				    sizeof(val)),
+		     -ENOENT);
 }
 
 static void test_kallsyms(void)
@@ -313,9 +319,11 @@ static void test_read_files(void)
 	check_long("", -EINVAL, 0);
 	CHECK_EQ_INT(read_long_file(fixture("no-such-file"), &v), -ENOENT);
 
-	CHECK_EQ_INT(read_text_file(fixture("cmdline-debian"), buf,
-				    sizeof(buf)), 0);
-	CHECK_EQ_STR(buf, "BOOT_IMAGE=/boot/vmlinuz-6.1.0-28-amd64 root=UUID=5c3e6b1a-8f0d-4b8e-9a2e-3c1d7f2b9e40 ro quiet");
+	CHECK_EQ_INT(
+		read_text_file(fixture("cmdline-debian"), buf, sizeof(buf)), 0);
+	CHECK_EQ_STR(
+		buf,
+		"BOOT_IMAGE=/boot/vmlinuz-6.1.0-28-amd64 root=UUID=5c3e6b1a-8f0d-4b8e-9a2e-3c1d7f2b9e40 ro quiet");
 	CHECK_EQ_INT(read_text_file(fixture("cmdline-debian"), buf, SMALL_BUF),
 		     -E2BIG);
 	/* "abc\n" in 4 bytes: only the newline is left out, and it goes */
@@ -333,14 +341,9 @@ static void test_read_files(void)
 }
 
 const struct unit_test procfs_tests[] = {
-	TEST(test_proc_path),
-	TEST(test_zoneinfo_618),
-	TEST(test_zoneinfo_61),
-	TEST(test_zoneinfo_errors),
-	TEST(test_pagetypeinfo),
-	TEST(test_kconfig),
-	TEST(test_cmdline),
-	TEST(test_kallsyms),
-	TEST(test_read_files),
-	TEST_END,
+	TEST(test_proc_path),	 TEST(test_zoneinfo_618),
+	TEST(test_zoneinfo_61),	 TEST(test_zoneinfo_errors),
+	TEST(test_pagetypeinfo), TEST(test_kconfig),
+	TEST(test_cmdline),	 TEST(test_kallsyms),
+	TEST(test_read_files),	 TEST_END,
 };

@@ -149,7 +149,7 @@ static void test_newer_writer(void)
 	d.nr_counters = NR_PCPTOP_COUNTERS + 3;
 	h.dims = d;
 	rec_header_encode(&b, &h);
-	rb_u16(&b, 999);	/* a tag from the future */
+	rb_u16(&b, 999); /* a tag from the future */
 	rb_u16(&b, 0);
 	rb_u32(&b, 3);
 	rb_put(&b, "abc", 3);
@@ -160,7 +160,8 @@ static void test_newer_writer(void)
 
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	REQUIRE(fd >= 0);
-	rf_preamble(pre, rf_order_le, REC_VERSION_MAJOR, 7);	/* newer, still readable */
+	rf_preamble(pre, rf_order_le, REC_VERSION_MAJOR,
+		    7); /* newer, still readable */
 	REQUIRE(write(fd, pre, sizeof(pre)) == (ssize_t)sizeof(pre));
 	w.fd = fd;
 	CHECK_EQ_INT(rec_write_chunk(&w, REC_CHUNK_HEADER, b.p, b.len), 0);
@@ -168,7 +169,7 @@ static void test_newer_writer(void)
 
 	/* one interval: value = cpu*1e6 + position, so each lands traceably */
 	rb_reset(&b);
-	rb_u32(&b, 56);		/* a longer fixed part than ours */
+	rb_u32(&b, 56); /* a longer fixed part than ours */
 	rb_u32(&b, 0);
 	rb_u64(&b, 0);
 	rb_u64(&b, 1000);
@@ -181,7 +182,8 @@ static void test_newer_writer(void)
 		for (z = 0; z < d.max_zones; z++)
 			for (hi = 0; hi < d.nr_hists; hi++)
 				for (i = 0; i <= d.hist_slots; i++)
-					rb_u64(&b, cpu * 1000000ULL + z * 1000 + hi * 40 + i);
+					rb_u64(&b, cpu * 1000000ULL + z * 1000 +
+							   hi * 40 + i);
 	cnt_keys = (uint64_t)d.max_zones * d.order_slots * d.mt_slots;
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
 		for (k = 0; k < cnt_keys; k++)
@@ -222,10 +224,7 @@ static void test_argv_join(void)
 	CHECK_EQ_STR(buf, "bonnie++ -d");
 }
 
-const struct unit_test recfile_tests[] = {
-	TEST(test_round_trip),
-	TEST(test_growing_file),
-	TEST(test_newer_writer),
-	TEST(test_argv_join),
-	TEST_END
-};
+const struct unit_test recfile_tests[] = { TEST(test_round_trip),
+					   TEST(test_growing_file),
+					   TEST(test_newer_writer),
+					   TEST(test_argv_join), TEST_END };

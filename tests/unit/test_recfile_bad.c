@@ -55,10 +55,11 @@ static void test_truncated_every_length(void)
 		if (rr.open_err || rr.intervals != whole_iv ||
 		    rr.last != (boundary ? 0 : -ENODATA) ||
 		    rr.have_end != (n == len))
-			unit_fail(__FILE__, __LINE__,
-				  "%zu bytes: open %d, %d intervals (want %d), last %d, end %d: %s",
-				  n, rr.open_err, rr.intervals, whole_iv,
-				  rr.last, rr.have_end, rr.msg);
+			unit_fail(
+				__FILE__, __LINE__,
+				"%zu bytes: open %d, %d intervals (want %d), last %d, end %d: %s",
+				n, rr.open_err, rr.intervals, whole_iv, rr.last,
+				rr.have_end, rr.msg);
 	}
 	free(buf);
 }
@@ -97,10 +98,11 @@ static void test_bit_flips(void)
 				before++;
 		if (rr.open_err || rr.last >= 0 || rr.intervals != before ||
 		    !rr.msg[0])
-			unit_fail(__FILE__, __LINE__,
-				  "flip at %zu: open %d, %d intervals (want %d), last %d",
-				  off, rr.open_err, rr.intervals, before,
-				  rr.last);
+			unit_fail(
+				__FILE__, __LINE__,
+				"flip at %zu: open %d, %d intervals (want %d), last %d",
+				off, rr.open_err, rr.intervals, before,
+				rr.last);
 	}
 	free(buf);
 }
@@ -119,7 +121,9 @@ static void test_random_bytes(void)
 	REQUIRE(rf_load(ref, &buf, &len) == 0);
 	for (round = 0; round < RANDOM_ROUNDS; round++) {
 		/* bare noise, a valid preamble, or a valid header, then noise */
-		keep = round % 3 == 0 ? 0 : round % 3 == 1 ? REC_PREAMBLE_LEN : ends[0];
+		keep = round % 3 == 0 ? 0 :
+		       round % 3 == 1 ? REC_PREAMBLE_LEN :
+					ends[0];
 		n = keep + (size_t)rand_r(&seed) % RANDOM_MAX_LEN;
 		if (keep > sizeof(junk) || n > sizeof(junk))
 			continue;
@@ -155,7 +159,7 @@ static void test_absurd_lengths(void)
 	rf_preamble(buf, rf_order_le, REC_VERSION_MAJOR, 0);
 	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
 		rf_put_chunk_header(buf + REC_PREAMBLE_LEN, REC_CHUNK_HEADER,
-				 lens[i][0], lens[i][1]);
+				    lens[i][0], lens[i][1]);
 		rf_store(bad, buf, sizeof(buf));
 		rf_read_all(bad, &rr);
 		CHECK(rr.open_err == -EBADMSG || rr.open_err == -ENODATA);
@@ -191,10 +195,7 @@ static void test_foreign_files(void)
 }
 
 const struct unit_test recfile_bad_tests[] = {
-	TEST(test_truncated_every_length),
-	TEST(test_bit_flips),
-	TEST(test_random_bytes),
-	TEST(test_absurd_lengths),
-	TEST(test_foreign_files),
-	TEST_END
+	TEST(test_truncated_every_length), TEST(test_bit_flips),
+	TEST(test_random_bytes),	   TEST(test_absurd_lengths),
+	TEST(test_foreign_files),	   TEST_END
 };

@@ -11,7 +11,6 @@
 #define RELEASE "6.1.0-test"
 #define PATCHED_KVAR_ADDR 0xffff800081c61a48ULL
 
-
 /* the scale inferred, or -1 when scale_infer*() has none (-ENODATA) */
 static int infer(unsigned long long largest, int batch)
 {
@@ -27,11 +26,11 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= t && !strcmp(s + n - t, tail);
 }
 
-#define CHECK_HAS(s, sub)						\
-	do {								\
-		if (!strstr((s), (sub)))				\
-			unit_fail(__FILE__, __LINE__,			\
-				  "\"%s\" lacks \"%s\"", (s), (sub));	\
+#define CHECK_HAS(s, sub)                                                    \
+	do {                                                                 \
+		if (!strstr((s), (sub)))                                     \
+			unit_fail(__FILE__, __LINE__, "\"%s\" lacks \"%s\"", \
+				  (s), (sub));                               \
 	} while (0)
 
 static int collect(const char *tree, struct scale_info *si)
@@ -145,8 +144,9 @@ static void test_tree_patched_cmdline9(void)
 	scale_set_kvar(&si, 6);
 	CHECK_EQ_INT(si.value, 6);
 	CHECK_EQ_INT(si.source, SCALE_SRC_KVAR);
-	CHECK_EQ_STR(si.note,
-		     "cmdline asks 9, kernel variable is 6 (the patch clamps to 6)");
+	CHECK_EQ_STR(
+		si.note,
+		"cmdline asks 9, kernel variable is 6 (the patch clamps to 6)");
 }
 
 static void test_tree_patched_cmdline0(void)
@@ -190,8 +190,9 @@ static void test_tree_patched_none(void)
 	CHECK_EQ_STR(si.note, "");
 	scale_set_kvar(&si, 4);
 	CHECK_EQ_INT(si.value, 4);
-	CHECK_EQ_STR(si.note,
-		     "no cmdline value, yet kernel variable is 4 and CONFIG_PCP_BATCH_SCALE_MAX is 5");
+	CHECK_EQ_STR(
+		si.note,
+		"no cmdline value, yet kernel variable is 4 and CONFIG_PCP_BATCH_SCALE_MAX is 5");
 }
 
 static void test_tree_patched_nokallsymsall(void)
@@ -280,8 +281,8 @@ static void test_tree_boot_config(void)
 	CHECK_EQ_STR(si.note, "");
 
 	/* without a release there is no /boot file to look for */
-	CHECK_EQ_INT(scale_collect(fixture("trees/boot-config-only"), NULL,
-				   &si), 0);
+	CHECK_EQ_INT(
+		scale_collect(fixture("trees/boot-config-only"), NULL, &si), 0);
 	CHECK_EQ_INT(si.source, SCALE_SRC_UNKNOWN);
 
 	/* /proc/config.gz is the running kernel's: it goes first */

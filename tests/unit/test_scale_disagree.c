@@ -26,20 +26,19 @@
 /* (1 << pageblock_order) - 1 on amd64: a THP page taken last */
 #define THP_SLACK 511ULL
 
-#define CHECK_HAS(s, sub)						\
-	do {								\
-		if (!strstr((s), (sub)))				\
-			unit_fail(__FILE__, __LINE__,			\
-				  "\"%s\" lacks \"%s\"", (s), (sub));	\
+#define CHECK_HAS(s, sub)                                                    \
+	do {                                                                 \
+		if (!strstr((s), (sub)))                                     \
+			unit_fail(__FILE__, __LINE__, "\"%s\" lacks \"%s\"", \
+				  (s), (sub));                               \
 	} while (0)
 
-#define CHECK_LACKS(s, sub)						\
-	do {								\
-		if (strstr((s), (sub)))					\
-			unit_fail(__FILE__, __LINE__,			\
-				  "\"%s\" has \"%s\"", (s), (sub));	\
+#define CHECK_LACKS(s, sub)                                                \
+	do {                                                               \
+		if (strstr((s), (sub)))                                    \
+			unit_fail(__FILE__, __LINE__, "\"%s\" has \"%s\"", \
+				  (s), (sub));                             \
 	} while (0)
-
 
 /* the scale inferred, or -1 when scale_infer*() has none (-ENODATA) */
 static int infer(unsigned long long largest, int batch)
@@ -74,9 +73,9 @@ static void test_vm_boots(void)
 {
 	static const struct {
 		const char *tree;
-		int kvar;		/* what the kernel holds */
-		int cmdline;		/* -1: no parameter */
-		const char *note;	/* "" or a part of the note */
+		int kvar; /* what the kernel holds */
+		int cmdline; /* -1: no parameter */
+		const char *note; /* "" or a part of the note */
 	} boots[] = {
 		{ "vmpatched-cmdline0", 0, 0, "" },
 		{ "vmpatched-cmdline5", 5, 5, "" },
@@ -129,8 +128,9 @@ static void test_cmdline_minus1(void)
 	CHECK_EQ_STR(si.cmdline_raw, "-1");
 	CHECK_EQ_INT(si.val[SCALE_SRC_CMDLINE], 6);
 	scale_set_kvar(&si, 6);
-	CHECK_EQ_STR(si.note,
-		     "cmdline asks -1, kernel variable is 6 (the patch clamps to 6)");
+	CHECK_EQ_STR(
+		si.note,
+		"cmdline asks -1, kernel variable is 6 (the patch clamps to 6)");
 }
 
 /* 6 is the limit itself: nothing clamped, nothing to say */
@@ -186,8 +186,9 @@ static void test_cmdline_after_dashdash(void)
 	CHECK_EQ_STR(si.note, "");
 	/* so a variable of 0 is news, not the parameter at work */
 	scale_set_kvar(&si, 0);
-	CHECK_EQ_STR(si.note,
-		     "no cmdline value, yet kernel variable is 0 and CONFIG_PCP_BATCH_SCALE_MAX is 5");
+	CHECK_EQ_STR(
+		si.note,
+		"no cmdline value, yet kernel variable is 0 and CONFIG_PCP_BATCH_SCALE_MAX is 5");
 }
 
 /* the address is known but the BPF read failed: say why, and what holds */
@@ -214,7 +215,8 @@ static void test_kvar_unreadable(void)
 	CHECK_EQ_INT(si.kvar_err, -EFAULT);
 	CHECK_EQ_INT(si.source, SCALE_SRC_CONFIG);
 	CHECK_EQ_INT(si.value, VM_CONFIG);
-	CHECK_HAS(si.note, "unreadable (Bad address): config taken as in force");
+	CHECK_HAS(si.note,
+		  "unreadable (Bad address): config taken as in force");
 }
 
 /* the overshoot of a flush's last page must not pass for a bigger scale */
@@ -256,16 +258,18 @@ static void test_observe_disagrees(void)
 	CHECK_EQ_INT(si.inferred_evidence, 3);
 	CHECK_EQ_INT(si.source, SCALE_SRC_KVAR);
 	CHECK_EQ_INT(si.value, VM_CONFIG);
-	CHECK_EQ_STR(si.note,
-		     "3 chunks seen need scale >= 6, above the kernel-variable value 5");
+	CHECK_EQ_STR(
+		si.note,
+		"3 chunks seen need scale >= 6, above the kernel-variable value 5");
 	/* a smaller interval keeps the largest chunk, adds its evidence */
 	scale_observe(&si, 100, VM_BATCH, 2, 0);
 	CHECK_EQ_U64(si.inferred_largest, 4032);
 	CHECK_EQ_INT(si.inferred_evidence, 5);
 	CHECK_HAS(si.note, "5 chunks seen need scale >= 6");
 	scale_inferred_line(&si, line, sizeof(line));
-	CHECK_EQ_STR(line,
-		     "inferred >= 6 from 5 chunks (largest 4032 pages; batch 63 << 6 = 4032)");
+	CHECK_EQ_STR(
+		line,
+		"inferred >= 6 from 5 chunks (largest 4032 pages; batch 63 << 6 = 4032)");
 
 	/* one chunk: singular */
 	CHECK_EQ_INT(collect("vmpatched-none", &si), 0);
@@ -287,8 +291,9 @@ static void test_observe_agrees(void)
 	CHECK_EQ_INT(si.val[SCALE_SRC_INFERRED], 0);
 	CHECK_EQ_STR(si.note, "");
 	scale_inferred_line(&si, line, sizeof(line));
-	CHECK_EQ_STR(line,
-		     "inferred >= 0 from 10 chunks (largest 70 pages; batch 63 << 0 = 63 + last-page overshoot <= 7)");
+	CHECK_EQ_STR(
+		line,
+		"inferred >= 0 from 10 chunks (largest 70 pages; batch 63 << 0 = 63 + last-page overshoot <= 7)");
 
 	CHECK_EQ_INT(collect("vmpatched-cmdline5", &si), 0);
 	scale_set_kvar(&si, 5);
@@ -310,15 +315,17 @@ static void test_observe_only_source(void)
 	CHECK_EQ_INT(collect("noconfig", &si), 0);
 	CHECK_EQ_INT(si.source, SCALE_SRC_UNKNOWN);
 	scale_inferred_line(&si, line, sizeof(line));
-	CHECK_EQ_STR(line,
-		     "inferred: nothing yet (no free_high flush, drain chunk or decay drain seen)");
+	CHECK_EQ_STR(
+		line,
+		"inferred: nothing yet (no free_high flush, drain chunk or decay drain seen)");
 	scale_observe(&si, 2016, VM_BATCH, 14, 0);
 	CHECK_EQ_INT(si.source, SCALE_SRC_INFERRED);
 	CHECK_EQ_INT(si.value, 5);
 	CHECK_EQ_STR(si.note, "inferred from 14 chunks: a lower bound");
 	scale_inferred_line(&si, line, sizeof(line));
-	CHECK_EQ_STR(line,
-		     "inferred >= 5 from 14 chunks (largest 2016 pages; batch 63 << 5 = 2016)");
+	CHECK_EQ_STR(
+		line,
+		"inferred >= 5 from 14 chunks (largest 2016 pages; batch 63 << 5 = 2016)");
 }
 
 static void test_inferred_line_edges(void)

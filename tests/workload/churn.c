@@ -30,10 +30,13 @@ int main(int argc, char **argv)
 	int c;
 
 	while ((c = getopt(argc, argv, "m:n:s:h")) != -1) {
-		unsigned long *dst = c == 'm' ? &mib : c == 'n' ? &rounds : &secs;
+		unsigned long *dst = c == 'm' ? &mib :
+				     c == 'n' ? &rounds :
+						&secs;
 
 		if (c == 'h' || c == '?' || parse_ulong(optarg, dst)) {
-			fprintf(stderr, "usage: churn [-m MIB] [-n ROUNDS] [-s SECONDS]\n");
+			fprintf(stderr,
+				"usage: churn [-m MIB] [-n ROUNDS] [-s SECONDS]\n");
 			return 2;
 		}
 	}

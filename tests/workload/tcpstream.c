@@ -61,7 +61,8 @@ static int stream(double deadline, size_t buflen, unsigned long long *sent)
 
 	lfd = socket(AF_INET, SOCK_STREAM, 0);
 	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    listen(lfd, 1) || getsockname(lfd, (struct sockaddr *)&sa, &salen)) {
+	    listen(lfd, 1) ||
+	    getsockname(lfd, (struct sockaddr *)&sa, &salen)) {
 		perror("tcpstream: listen on 127.0.0.1");
 		return 1;
 	}
@@ -113,10 +114,12 @@ int main(int argc, char **argv)
 	int c, status, ret = 0;
 
 	while ((c = getopt(argc, argv, "s:b:j:h")) != -1) {
-		unsigned long *dst = c == 's' ? &secs : c == 'b' ? &kib : &streams;
+		unsigned long *dst = c == 's' ? &secs :
+				     c == 'b' ? &kib :
+						&streams;
 
-		if (c == 'h' || c == '?' || parse_ulong(optarg, dst) ||
-		    !kib || !streams || streams > MAX_STREAMS) {
+		if (c == 'h' || c == '?' || parse_ulong(optarg, dst) || !kib ||
+		    !streams || streams > MAX_STREAMS) {
 			fprintf(stderr,
 				"usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS (1-%d)]\n",
 				MAX_STREAMS);
