@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Every kernel-version quirk pcptop depends on, in one place, each with the
- * kernel change that caused it. The rest of bpf/ calls only these helpers.
+ * kernel change that caused it. The rest of bpf/ calls only these helpers,
+ * and the loader takes the names and numbers of the first part from here
+ * too (user space sees only that part: it has no vmlinux.h).
  *
  * vmlinux.h comes from Debian's 6.12 kernel; older and newer layouts are
  * reached through CO-RE "___flavour" structs and field-existence checks, so
@@ -9,6 +11,44 @@
  */
 #ifndef PCPTOP_COMPAT_BPF_H
 #define PCPTOP_COMPAT_BPF_H
+
+/* ---- what the loader needs as well ---- */
+
+/*
+ * The commit function, free_unref_page_commit() through v6.14, was renamed
+ * free_frozen_page_commit() by the v6.15 frozen-page rework (and became
+ * static bool with batched chunks later). The loader tries the new name
+ * first: the first one the kernel's BTF knows is the one probed.
+ */
+#define COMPAT_COMMIT_FNS                                           \
+	{                                                           \
+		"free_frozen_page_commit", "free_unref_page_commit" \
+	}
+
+/*
+ * kmem:mm_page_alloc_zone_locked gained its percpu_refill argument in v5.19
+ * ("mm/page_alloc: fix tracepoint mm_page_alloc_zone_locked()"): the loader
+ * counts the tracepoint's BTF arguments and leaves refills unprobed on the
+ * 3-argument form rather than misread them. mm_page_pcpu_drain has had
+ * (page, order, migratetype) since v3.x.
+ */
+#define COMPAT_ZONE_LOCKED_TP_NARGS 4
+#define COMPAT_PCPU_DRAIN_TP_NARGS 3
+
+/*
+ * arm64 gained ftrace direct calls, which fentry trampolines need, in v6.4
+ * ("arm64: ftrace: Add direct call support"); before, attaching fentry
+ * fails with the kernel-internal ENOTSUPP, absent from user space's errno.h.
+ */
+#define COMPAT_ENOTSUPP 524
+
+/*
+ * v6.13 began printing high_min and high_max in /proc/zoneinfo's pagesets
+ * (procfs.c parses both shapes); BPF_ENABLE_STATS came in v5.8, before it
+ * only the kernel.bpf_stats_enabled sysctl (kernel/cost.c falls back).
+ */
+
+#ifdef __bpf__
 
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -181,12 +221,6 @@ static __always_inline int compat_mt_slot(int mt)
 	return PCPTOP_MT_SLOT_OTHER;
 }
 
-/*
- * kmem:mm_page_alloc_zone_locked gained its percpu_refill argument in v5.19
- * ("mm/page_alloc: fix tracepoint mm_page_alloc_zone_locked()"); the loader
- * checks the tracepoint's BTF prototype and leaves refills unprobed on the
- * 3-argument form rather than misread its arguments.
- */
-#define PCPTOP_ZONE_LOCKED_TP_NARGS 4
+#endif /* __bpf__ */
 
 #endif /* PCPTOP_COMPAT_BPF_H */

@@ -98,7 +98,7 @@ static inline int pcptop_counter_key(int zone, int order_slot, int mt_slot)
  */
 #define PCPTOP_EPOCHS 2
 
-/* free_high detection, chosen by the loader from the kernel's BTF */
+/* free_high detection rules, chosen in BPF by compat_free_high_rule() */
 enum pcptop_free_high_rule {
 	FREE_HIGH_RULE_NONE,
 	FREE_HIGH_RULE_FREE_FACTOR, /* 6.1 .. 6.6: pcp->free_factor */

@@ -2,11 +2,8 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include "compat.bpf.h"
 #include "probes.h"
-
-/* kmem:mm_page_alloc_zone_locked's percpu_refill argument (v5.19+) */
-#define ZONE_LOCKED_TP_NARGS 4
-#define PCPU_DRAIN_TP_NARGS 3
 
 const struct probe_desc probe_table[NR_PROBES] = {
 	[PROBE_BULK_FREE] = {
@@ -15,7 +12,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.fentry = "fe_bulk", .fexit = "fx_bulk",
 		.kprobe = "kp_bulk", .kretprobe = "kr_bulk",
 		.tp = "mm_page_pcpu_drain", .tp_prog = "tp_drain",
-		.tp_nargs = PCPU_DRAIN_TP_NARGS,
+		.tp_nargs = COMPAT_PCPU_DRAIN_TP_NARGS,
 		.tp_note = "pages exact, calls and lock time estimated from event runs",
 		.heuristic_on = -1,
 	},
@@ -25,7 +22,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.fentry = "fe_refill", .fexit = "fx_refill",
 		.kprobe = "kp_refill", .kretprobe = "kr_refill",
 		.tp = "mm_page_alloc_zone_locked", .tp_prog = "tp_zone_locked",
-		.tp_nargs = ZONE_LOCKED_TP_NARGS,
+		.tp_nargs = COMPAT_ZONE_LOCKED_TP_NARGS,
 		.tp_note = "pages from percpu_refill events, calls and lock time estimated",
 		.heuristic_on = -1,
 	},
@@ -45,9 +42,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 	},
 	[PROBE_FREE_HIGH] = {
 		.name = "free_high",
-		/* renamed in v6.15 with the frozen-page rework */
-		.fns = { "free_frozen_page_commit", "free_unref_page_commit" },
-		.rename_note = "free_unref_page_commit became free_frozen_page_commit in v6.15",
+		.fns = COMPAT_COMMIT_FNS,
 		.fentry = "fe_commit", .fexit = "fx_commit",
 		.kprobe = "kp_commit", .kretprobe = "kr_commit",
 		.heuristic_on = PROBE_BULK_FREE,

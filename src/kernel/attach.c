@@ -17,6 +17,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
+#include "compat.bpf.h"
 #include "procfs.h"
 #include "pcptop.skel.h"
 
@@ -33,19 +34,13 @@
 #define XCHECK_PROG "tp_drain_xcheck"
 #define KVAR_PROG "read_kvar"
 
-/*
- * Kernel-internal errno, absent from user space's errno.h: what arm64 before
- * 6.4 returns for fentry (no BPF trampoline support). libc would call it
- * "Unknown error 524".
- */
-#define PCPTOP_ENOTSUPP 524
-
 /* "EPERM" reads better than "Operation not permitted" next to a mode */
 static const char *errname(int err)
 {
 	const char *name = strerrorname_np(-err);
 
-	if (err == -PCPTOP_ENOTSUPP)
+	/* libc would call it "Unknown error 524" */
+	if (err == -COMPAT_ENOTSUPP)
 		return "ENOTSUPP, -524";
 	return name ? name : strerror(-err);
 }

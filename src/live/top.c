@@ -23,6 +23,37 @@
 
 #define ZONEINFO_PATH "/proc/zoneinfo"
 
+#define LABELS_W 17
+#define TIME_COLS_NOTE ": p50, p99 (log2 slot bounds, 'at most'), max"
+
+/* a line per figure with columns, from the figure table */
+static void top_usage_columns(FILE *f)
+{
+	char labels[64];
+	int i, k, n;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+		const char *cols[] = { d->col_events, d->col_pages, d->col_avg,
+				       d->col_p50,    d->col_p99,   d->col_max };
+
+		for (k = 0, n = 0, labels[0] = '\0'; k < 6; k++)
+			if (cols[k])
+				n += snprintf(labels + n, sizeof(labels) - n,
+					      "%s%s", n ? " " : "", cols[k]);
+		if (!n)
+			continue;
+		/* labels too long for their column go on a line of their own */
+		if (n > LABELS_W)
+			fprintf(f, "  %s\n  %-*s %s%s\n", labels, LABELS_W, "",
+				d->title,
+				d->type == FIG_TIME ? TIME_COLS_NOTE : "");
+		else
+			fprintf(f, "  %-*s %s%s\n", LABELS_W, labels, d->title,
+				d->type == FIG_TIME ? TIME_COLS_NOTE : "");
+	}
+}
+
 void top_usage(FILE *f)
 {
 	fprintf(f,
@@ -49,14 +80,10 @@ void top_usage(FILE *f)
 		"Columns, per second over the last interval unless said:\n"
 		"  CPU ZONE          the pageset; 'all' in summed rows\n"
 		"  COUNT HIGH BATCH  pcp->count, high and batch from /proc/zoneinfo, read\n"
-		"                    every refresh (count moves live)\n"
-		"  REF/s RPG/s       refills (rmqueue_bulk) and the pages they brought\n"
-		"  BULK/s BPG/s      bulk frees (free_pcppages_bulk) and the pages freed\n"
-		"  AVG MAX           pages per bulk free, average and largest\n"
-		"  FHI/s             free_high flushes (pages freed past pcp->high)\n"
-		"  DEC/s             decay_pcp_high trims\n"
-		"  P50 P99 HMAX      zone->lock wait+hold in bulk frees and refills\n"
-		"                    together; percentiles are log2 slot bounds ('at most')\n"
+		"                    every refresh (count moves live)\n",
+		TOP_MIN_DELAY_S);
+	top_usage_columns(f);
+	fprintf(f,
 		"  '-'               not measured on this row in this probe mode\n"
 		"In tracepoint mode the events carry no zone: their figures are on the\n"
 		"'all(tp)' row of each CPU, estimated from event runs, with COUNT and\n"
@@ -74,8 +101,7 @@ void top_usage(FILE *f)
 		"  pcptop                        the live view, refreshed every second\n"
 		"  pcptop top -d 2               refresh every 2 s\n"
 		"  pcptop top -b -n 5 > log.txt  five text frames, one a second\n"
-		"  TERM=vt100 pcptop             on a plain serial console\n",
-		TOP_MIN_DELAY_S);
+		"  TERM=vt100 pcptop             on a plain serial console\n");
 }
 
 /* ---- sampling ---- */
