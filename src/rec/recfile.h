@@ -196,7 +196,7 @@ void rec_close(struct rec_reader *r);
 void rec_header_free(struct rec_header *h);
 
 /*
- * Between recfile.c and rechdr.c: the tagged records of the header and
+ * Between recwrite.c, recread.c and rechdr.c: the tagged records of the header and
  * end chunks. Decoders return 0 or -EBADMSG with msg saying what is wrong.
  */
 struct rbuf;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * recfile.c, recread.c and rechdr.c: a recording written and read back
+ * recwrite.c, recread.c and rechdr.c: a recording written and read back
  * bit for bit, read while it grows, and read as a newer writer would
  * have written it. test_recfile_bad.c feeds the reader broken files.
  */
