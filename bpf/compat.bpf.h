@@ -173,6 +173,53 @@ static __always_inline int compat_zone_idx(struct zone *zone)
 }
 
 /*
+ * The factor the scale caps, at a bulk free: 6.1's free_factor (nr_pcp_free
+ * raises it only while it is below the scale), 6.7's alloc_factor
+ * (nr_pcp_alloc, likewise). Either way it never exceeds the scale in force.
+ */
+static __always_inline int compat_pcp_factor(struct per_cpu_pages *pcp)
+{
+	if (!bpf_core_field_exists(pcp->free_count)) {
+		struct per_cpu_pages___v61 *old = (void *)pcp;
+
+		return BPF_CORE_READ(old, free_factor);
+	}
+	return BPF_CORE_READ(pcp, alloc_factor);
+}
+
+/* pcp->free_count (6.7+), or -1 where the kernel has none */
+static __always_inline int compat_free_count(struct per_cpu_pages *pcp)
+{
+	if (!bpf_core_field_exists(pcp->free_count))
+		return -1;
+	return BPF_CORE_READ(pcp, free_count);
+}
+
+/*
+ * zone->lock's word, non-zero while someone holds or waits for it. Its
+ * shape is the qspinlock's; PREEMPT_RT makes spinlock_t an rt_mutex, and
+ * there this reads 0 (no information).
+ */
+struct spinlock___qspin {
+	struct raw_spinlock rlock;
+} __attribute__((preserve_access_index));
+
+static __always_inline bool compat_lock_busy(struct zone *zone)
+{
+	struct spinlock___qspin *l = (void *)&zone->lock;
+
+	if (!bpf_core_field_exists(l->rlock))
+		return false;
+	return BPF_CORE_READ(l, rlock.raw_lock.val.counter) != 0;
+}
+
+/* the address lock:contention_begin names when zone->lock is contended */
+static __always_inline __u64 compat_zone_lock_addr(struct zone *zone)
+{
+	return compat_addr(zone) + bpf_core_field_offset(struct zone, lock);
+}
+
+/*
  * pindex_to_order(): NR_LOWORDER_PCP_LISTS = MIGRATE_PCPTYPES *
  * (PAGE_ALLOC_COSTLY_ORDER + 1) lists, then the THP list(s) (one before
  * 6.8, one per movability after).

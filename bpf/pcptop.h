@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Structures shared by bpf/pcptop.bpf.c and the loader. The BPF side only
+ * Structures shared by bpf/pcptop.bpf.c and user space. The BPF side only
  * counts and buckets; every interpretation happens in user space, so these
- * layouts are also what a recording keeps.
+ * layouts are also what a recording keeps. Recordings name every counter
+ * and histogram (src/core/figtab.c), so the enums may be reordered.
  */
 #ifndef PCPTOP_H
 #define PCPTOP_H
@@ -16,10 +17,11 @@
 #define PCPTOP_HIST_SLOTS 32
 
 /*
- * struct zone index (ZONE_DMA .. ZONE_DEVICE is at most 6 on any config);
- * tracepoints carry a page but no zone, so their events go to the last slot.
+ * struct zone index: DMA, DMA32, Normal, Movable have pagesets (Device
+ * never does); tracepoints carry a page but no zone, so their events and
+ * any higher index go to the last slot.
  */
-#define PCPTOP_MAX_ZONES 8
+#define PCPTOP_MAX_ZONES 5
 #define PCPTOP_ZONE_UNKNOWN (PCPTOP_MAX_ZONES - 1)
 
 /* PCP lists hold orders 0..PAGE_ALLOC_COSTLY_ORDER (3) and the THP order */
@@ -36,11 +38,19 @@
 enum pcptop_hist {
 	HIST_BULK_FREE_PAGES, /* pages per free_pcppages_bulk call (or run) */
 	HIST_REFILL_PAGES, /* pages per rmqueue_bulk call (or run) */
-	HIST_LOCK_NS, /* zone->lock wait + hold, bulk free path */
-	HIST_REFILL_NS, /* zone->lock wait + hold, refill path */
 	HIST_FREE_HIGH_PAGES, /* pages per free_high flush */
+	HIST_HI_ORDER_PAGES, /* tracepoint runs starting at an order 1-3 list */
 	HIST_DECAY_PAGES, /* pages freed per decay_pcp_high call */
 	HIST_DRAIN_PAGES, /* pages per drain_pages_zone chunk */
+	HIST_LOCK_HOLD_NS, /* zone->lock held, bulk free and refill */
+	HIST_LOCK_WAIT_NS, /* zone->lock waited for, when contended */
+	HIST_IRQS_OFF_NS, /* interrupts off for zone->lock: wait + hold */
+	HIST_BULK_CALL_NS, /* free_pcppages_bulk entry to exit */
+	HIST_REFILL_CALL_NS, /* rmqueue_bulk entry to exit */
+	HIST_BULK_SPAN_NS, /* tracepoint mode: first to last event of a run */
+	HIST_REFILL_SPAN_NS,
+	HIST_SCALE_AT_LEAST, /* a lower bound of the scale, per observation */
+	HIST_SCALE_EXACT, /* the scale a capped chunk proves */
 	NR_PCPTOP_HISTS,
 };
 
@@ -52,21 +62,36 @@ struct pcptop_hist_val {
 
 enum pcptop_counter {
 	CNT_BULK_FREE_CALLS,
-	CNT_BULK_FREE_PAGES,
+	CNT_BULK_FREE_PAGES, /* what pcp->count lost (or events counted) */
+	CNT_BULK_COUNT_ARG, /* what free_pcppages_bulk was asked for */
 	CNT_REFILL_CALLS,
 	CNT_REFILL_REQ_PAGES, /* what rmqueue_bulk was asked for */
-	CNT_REFILL_PAGES, /* what it returned (or runs counted) */
+	CNT_REFILL_PAGES, /* what it returned (or events counted) */
 	CNT_FREE_HIGH_COUNT,
 	CNT_FREE_HIGH_PAGES,
+	CNT_HI_ORDER_RUNS, /* tracepoint runs starting at an order 1-3 list */
+	CNT_HI_ORDER_PAGES,
 	CNT_DECAY_CALLS,
+	CNT_DECAY_TRIMS, /* calls that lowered pcp->high */
+	CNT_DECAY_FREES, /* calls that freed pages */
 	CNT_DECAY_PAGES,
-	CNT_DRAIN_CALLS,
-	CNT_DRAIN_PAGES,
-	CNT_BULK_FREE_NS, /* sum of HIST_LOCK_NS samples */
-	CNT_REFILL_NS,
 	CNT_DECAY_HIGH_BEFORE, /* sum of pcp->high at decay_pcp_high entry */
 	CNT_DECAY_HIGH_AFTER, /* ... and at its return */
+	CNT_DRAIN_CALLS, /* drain_pages_zone calls, by the owning CPU */
+	CNT_DRAIN_CHUNKS, /* bulk frees inside them, by the owning CPU */
+	CNT_DRAIN_PAGES,
+	CNT_BULK_CALL_NS, /* sum of HIST_BULK_CALL_NS samples */
+	CNT_REFILL_CALL_NS,
+	CNT_LOCK_HOLD_NS,
+	CNT_LOCK_WAIT_NS,
+	CNT_LOCK_WAITS, /* contended acquisitions timed */
+	CNT_LOCK_BUSY, /* calls that found zone->lock taken at entry */
+	CNT_IRQS_OFF_NS,
+	CNT_IRQ_IN_CALL_NS, /* interrupts run inside the calls, left out */
+	CNT_BULK_SPAN_NS, /* tracepoint mode */
+	CNT_REFILL_SPAN_NS,
 	CNT_XCHECK_DRAIN_PAGES, /* mm_page_pcpu_drain pages, --cross-check */
+	CNT_RECURSION_MISSES, /* program runs the kernel skipped (user space) */
 	NR_PCPTOP_COUNTERS,
 };
 
@@ -105,5 +130,8 @@ enum pcptop_free_high_rule {
 	FREE_HIGH_RULE_FREE_COUNT, /* 6.7 .. 6.15: free_count >= batch */
 	FREE_HIGH_RULE_HIGH_MIN, /* 6.16+: free_count >= batch + high_min / 2 */
 };
+
+/* the scale no observation can exceed (the Kconfig range and CIP's clamp) */
+#define PCPTOP_SCALE_MAX 6
 
 #endif /* PCPTOP_H */
