@@ -16,6 +16,7 @@
 enum {
 	OPT_CROSS_CHECK = 0x100,
 	OPT_RUN_GAP,
+	OPT_EXACT_FREE_HIGH,
 	OPT_PROM,
 	OPT_CSV,
 	OPT_HTML,
@@ -135,6 +136,9 @@ static int attach_opt(int c, const char *arg, struct attach_opts *o)
 		return 1;
 	case OPT_CROSS_CHECK:
 		o->cross_check = true;
+		return 1;
+	case OPT_EXACT_FREE_HIGH:
+		o->exact_free_high = true;
 		return 1;
 	case OPT_RUN_GAP:
 		errno = 0;

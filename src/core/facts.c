@@ -51,6 +51,47 @@ bool facts_estimated(const struct facts *f, int probe_id)
 	return p && p->estimated;
 }
 
+bool facts_fig_shown(const struct facts *f, const struct fig_desc *d)
+{
+	if ((d->flags & FIG_NEEDS_XCHECK) && !f->cross_check)
+		return false;
+	return fig_measured(d, facts_mode(f, d->probe));
+}
+
+bool facts_hist_shown(const struct facts *f, int hist)
+{
+	const struct hist_desc *h;
+
+	if (hist < 0 || hist >= NR_PCPTOP_HISTS)
+		return false;
+	h = &hist_table[hist];
+	return hist_measured(h, facts_mode(f, h->probe));
+}
+
+bool facts_extra_shown(const struct facts *f, const struct fig_desc *d, int k)
+{
+	unsigned int avail = d->extras[k].avail;
+	enum probe_mode m = facts_mode(f, d->probe);
+
+	return !avail || (avail & PROBE_MODE_BIT(m));
+}
+
+/*
+ * A heuristic that is exact on this kernel (free_high on 6.1) says so in
+ * its probe's estimated flag: both must agree for a figure to be marked.
+ */
+bool facts_events_estimated(const struct facts *f, const struct fig_desc *d)
+{
+	return fig_events_estimated(d, facts_mode(f, d->probe)) &&
+	       facts_estimated(f, d->probe);
+}
+
+bool facts_pages_estimated(const struct facts *f, const struct fig_desc *d)
+{
+	return fig_pages_estimated(d, facts_mode(f, d->probe)) &&
+	       facts_estimated(f, d->probe);
+}
+
 const char *facts_summary_mode(const struct facts *f)
 {
 	enum probe_mode common = MODE_NONE;
@@ -103,12 +144,6 @@ unsigned long long facts_chunk_bound(const struct facts *f)
 	return (unsigned long long)batch << f->scale.value;
 }
 
-unsigned long long facts_overshoot_slack(const struct facts *f)
-{
-	/* without /proc/pagetypeinfo scale.c assumes order 9 */
-	return scale_overshoot_slack(f->pageblock_order);
-}
-
 void facts_scale_line(const struct facts *f, char *buf, size_t len)
 {
 	const struct scale_info *s = &f->scale;
@@ -121,7 +156,9 @@ void facts_scale_line(const struct facts *f, char *buf, size_t len)
 	else if (s->source == SCALE_SRC_KVAR)
 		where = "pcp_batch_scale_max";
 
-	if (s->value < 0)
+	if (s->source == SCALE_SRC_NONE)
+		snprintf(buf, len, "scale none (%s)", s->note);
+	else if (s->value < 0)
 		snprintf(
 			buf, len,
 			"scale unknown (no kernel variable, cmdline or config found)");

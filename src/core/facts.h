@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "figtab.h"
 #include "probes.h"
 #include "procfs.h"
 #include "scale.h"
@@ -60,6 +61,18 @@ const struct fact_probe *facts_probe(const struct facts *f, const char *name);
 enum probe_mode facts_mode(const struct facts *f, int probe_id);
 bool facts_estimated(const struct facts *f, int probe_id);
 
+/*
+ * Whether a figure (or histogram) was measured in this run: its probe's
+ * mode is one it is measured in, and --cross-check for the cross-check.
+ */
+bool facts_fig_shown(const struct facts *f, const struct fig_desc *d);
+bool facts_hist_shown(const struct facts *f, int hist);
+/* whether extra k of a figure is counted in this run's mode */
+bool facts_extra_shown(const struct facts *f, const struct fig_desc *d, int k);
+/* estimated: the figure's mode says so and the probe was not exact */
+bool facts_events_estimated(const struct facts *f, const struct fig_desc *d);
+bool facts_pages_estimated(const struct facts *f, const struct fig_desc *d);
+
 /* "mixed", or the mode every attached probe shares */
 const char *facts_summary_mode(const struct facts *f);
 
@@ -69,12 +82,6 @@ const char *facts_zone_name(const struct facts *f, int idx);
 int facts_max_batch(const struct facts *f);
 /* batch << scale, the largest chunk any bulk call moves; 0 when unknown */
 unsigned long long facts_chunk_bound(const struct facts *f);
-/*
- * Pages one bulk free can free beyond its request: the last page taken
- * may be of the highest order the pcp lists hold (scale_infer_slack()).
- */
-unsigned long long facts_overshoot_slack(const struct facts *f);
-
 /* "scale 5 (config, /proc/config.gz)": the first line of every view */
 void facts_scale_line(const struct facts *f, char *buf, size_t len);
 

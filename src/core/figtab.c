@@ -1,69 +1,141 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What each figure is, in one place. docs/ACCURACY.md says, row by row,
+ * what a figure counts in each mode and what kernel count proves it.
+ */
 #include <stddef.h>
 #include <string.h>
 #include "figtab.h"
 
 /* estimated in tracepoint mode (event runs) and as a heuristic */
 #define EST_RUNS PROBE_MODES_ESTIMATED
+#define EST_HEUR PROBE_MODE_BIT(MODE_HEURISTIC)
 #define EXACT 0u
+/* free_high: probed on the commit function, or inferred at the bulk free */
+#define AVAIL_FREE_HIGH (AVAIL_FN | PROBE_MODE_BIT(MODE_HEURISTIC))
 
 const struct counter_desc counter_table[NR_PCPTOP_COUNTERS] = {
 	[CNT_BULK_FREE_CALLS] = { "bulk_free_calls" },
 	[CNT_BULK_FREE_PAGES] = { "bulk_free_pages" },
+	[CNT_BULK_COUNT_ARG] = { "bulk_free_count_arg" },
 	[CNT_REFILL_CALLS] = { "refill_calls" },
 	[CNT_REFILL_REQ_PAGES] = { "refill_req_pages" },
 	[CNT_REFILL_PAGES] = { "refill_pages" },
 	[CNT_FREE_HIGH_COUNT] = { "free_high_count" },
 	[CNT_FREE_HIGH_PAGES] = { "free_high_pages" },
+	[CNT_HI_ORDER_RUNS] = { "hi_order_runs" },
+	[CNT_HI_ORDER_PAGES] = { "hi_order_pages" },
 	[CNT_DECAY_CALLS] = { "decay_calls" },
+	[CNT_DECAY_TRIMS] = { "decay_trims" },
+	[CNT_DECAY_FREES] = { "decay_frees" },
 	[CNT_DECAY_PAGES] = { "decay_pages" },
-	[CNT_DRAIN_CALLS] = { "drain_calls" },
-	[CNT_DRAIN_PAGES] = { "drain_pages" },
-	[CNT_BULK_FREE_NS] = { "bulk_free_lock_ns" },
-	[CNT_REFILL_NS] = { "refill_lock_ns" },
 	[CNT_DECAY_HIGH_BEFORE] = { "decay_high_before" },
 	[CNT_DECAY_HIGH_AFTER] = { "decay_high_after" },
+	[CNT_DRAIN_CALLS] = { "drain_calls" },
+	[CNT_DRAIN_CHUNKS] = { "drain_chunks" },
+	[CNT_DRAIN_PAGES] = { "drain_pages" },
+	[CNT_BULK_CALL_NS] = { "bulk_free_call_ns" },
+	[CNT_REFILL_CALL_NS] = { "refill_call_ns" },
+	[CNT_LOCK_HOLD_NS] = { "lock_hold_ns" },
+	[CNT_LOCK_WAIT_NS] = { "lock_wait_ns" },
+	[CNT_LOCK_WAITS] = { "lock_waits" },
+	[CNT_LOCK_BUSY] = { "lock_busy" },
+	[CNT_IRQS_OFF_NS] = { "irqs_off_ns" },
+	[CNT_IRQ_IN_CALL_NS] = { "irq_in_calls_ns" },
+	[CNT_BULK_SPAN_NS] = { "bulk_free_span_ns" },
+	[CNT_REFILL_SPAN_NS] = { "refill_span_ns" },
 	[CNT_XCHECK_DRAIN_PAGES] = { "xcheck_drain_pages" },
+	[CNT_RECURSION_MISSES] = { "recursion_misses" },
 };
 
 const struct hist_desc hist_table[NR_PCPTOP_HISTS] = {
 	[HIST_BULK_FREE_PAGES] = {
 		"bulk_free_pages", "bulk free size", "pages", PROBE_BULK_FREE,
 		"pcptop_bulk_free_size_pages", "Pages per bulk free since start.",
-		PANE_BATCH, true,
+		PANE_BATCH, true, AVAIL_ANY,
 	},
 	[HIST_REFILL_PAGES] = {
 		"refill_pages", "refill size", "pages", PROBE_REFILL,
 		"pcptop_refill_size_pages", "Pages per refill since start.",
-		PANE_BATCH, true,
-	},
-	[HIST_LOCK_NS] = {
-		"lock_ns", "zone->lock, bulk free", "nsecs", PROBE_BULK_FREE,
-		"pcptop_lock_ns",
-		"zone->lock time per bulk free since start, nanoseconds.",
-		PANE_HOLD, true,
-	},
-	[HIST_REFILL_NS] = {
-		"refill_lock_ns", "zone->lock, refill", "nsecs", PROBE_REFILL,
-		"pcptop_refill_lock_ns",
-		"zone->lock time per refill since start, nanoseconds.",
-		PANE_HOLD, false,
+		PANE_BATCH, true, AVAIL_ANY,
 	},
 	[HIST_FREE_HIGH_PAGES] = {
 		"free_high_pages", "free_high flush size", "pages",
 		PROBE_FREE_HIGH, "pcptop_free_high_size_pages",
 		"Pages per free_high flush since start.", PANE_NONE, true,
+		AVAIL_FREE_HIGH,
+	},
+	[HIST_HI_ORDER_PAGES] = {
+		"hi_order_pages", "order 1-3 run size", "pages",
+		PROBE_BULK_FREE, "pcptop_hi_order_size_pages",
+		"Pages per bulk-free run starting at an order 1-3 list since start.",
+		PANE_NONE, false, AVAIL_TP,
 	},
 	[HIST_DECAY_PAGES] = {
 		"decay_pages", "decay drain size", "pages", PROBE_DECAY,
 		"pcptop_decay_size_pages",
 		"Pages per decay_pcp_high drain since start.", PANE_NONE, false,
+		AVAIL_ANY,
 	},
 	[HIST_DRAIN_PAGES] = {
 		"drain_pages", "drain chunk size", "pages", PROBE_DRAIN,
 		"pcptop_drain_size_pages",
 		"Pages per drain_pages_zone chunk since start.", PANE_NONE,
-		false,
+		false, AVAIL_ANY,
+	},
+	[HIST_LOCK_HOLD_NS] = {
+		"lock_hold_ns", "zone->lock hold", "nsecs", PROBE_BULK_FREE,
+		"pcptop_lock_hold_ns",
+		"zone->lock hold per bulk free or refill since start, nanoseconds.",
+		PANE_HOLD, true, AVAIL_FN,
+	},
+	[HIST_LOCK_WAIT_NS] = {
+		"lock_wait_ns", "zone->lock wait (contended)", "nsecs",
+		PROBE_BULK_FREE, "pcptop_lock_wait_ns",
+		"zone->lock wait per contended acquisition since start, nanoseconds.",
+		PANE_HOLD, false, AVAIL_FN,
+	},
+	[HIST_IRQS_OFF_NS] = {
+		"irqs_off_ns", "interrupts off for zone->lock", "nsecs",
+		PROBE_BULK_FREE, "pcptop_irqs_off_ns",
+		"Interrupts-off time per bulk free or refill since start, nanoseconds.",
+		PANE_NONE, true, AVAIL_FN,
+	},
+	[HIST_BULK_CALL_NS] = {
+		"bulk_free_call_ns", "bulk free call time", "nsecs",
+		PROBE_BULK_FREE, "pcptop_bulk_free_call_ns",
+		"free_pcppages_bulk entry to exit since start, nanoseconds.",
+		PANE_NONE, false, AVAIL_FN,
+	},
+	[HIST_REFILL_CALL_NS] = {
+		"refill_call_ns", "refill call time", "nsecs", PROBE_REFILL,
+		"pcptop_refill_call_ns",
+		"rmqueue_bulk entry to exit since start, nanoseconds.", PANE_NONE,
+		false, AVAIL_FN,
+	},
+	[HIST_BULK_SPAN_NS] = {
+		"bulk_free_span_ns", "bulk free event span", "nsecs",
+		PROBE_BULK_FREE, "pcptop_bulk_free_span_ns",
+		"First to last mm_page_pcpu_drain of a run since start, nanoseconds.",
+		PANE_HOLD, false, AVAIL_TP,
+	},
+	[HIST_REFILL_SPAN_NS] = {
+		"refill_span_ns", "refill event span", "nsecs", PROBE_REFILL,
+		"pcptop_refill_span_ns",
+		"First to last refill event of a run since start, nanoseconds.",
+		PANE_HOLD, false, AVAIL_TP,
+	},
+	[HIST_SCALE_AT_LEAST] = {
+		"scale_at_least", "scale lower bounds seen", "scale",
+		PROBE_BULK_FREE, "pcptop_scale_at_least",
+		"Lower bounds of the PCP batch scale the bulk frees proved since start.",
+		PANE_NONE, false, AVAIL_FN,
+	},
+	[HIST_SCALE_EXACT] = {
+		"scale_exact", "scale proved by capped chunks", "scale",
+		PROBE_BULK_FREE, "pcptop_scale_exact",
+		"The PCP batch scale drain chunks cut at batch << scale proved since start.",
+		PANE_NONE, false, AVAIL_FN,
 	},
 };
 
@@ -77,6 +149,11 @@ const struct fig_desc fig_table[] = {
 		.pages = CNT_BULK_FREE_PAGES,
 		.hist = HIST_BULK_FREE_PAGES, .total = -1,
 		.est_events = EST_RUNS, .est_pages = EXACT,
+		.extras = {
+			{ "count_arg", CNT_BULK_COUNT_ARG,
+			  "pcptop_bulk_free_count_arg_total",
+			  "Pages free_pcppages_bulk was asked to free (function probes).", AVAIL_FN },
+		},
 		.flags = FIG_TL_EVENTS | FIG_TL_PAGES | FIG_TL_MAX |
 			 FIG_RATE_DIFF | FIG_PROM_MAX | FIG_HTML_RATE,
 		.col_events = "BULK/s", .col_pages = "BPG/s",
@@ -96,7 +173,12 @@ const struct fig_desc fig_table[] = {
 		.events = CNT_REFILL_CALLS, .events_key = "calls",
 		.pages = CNT_REFILL_PAGES,
 		.hist = HIST_REFILL_PAGES, .total = -1,
-		.est_events = EST_RUNS, .est_pages = EXACT,
+		.est_events = EST_RUNS, .est_pages = EST_RUNS,
+		.extras = {
+			{ "asked", CNT_REFILL_REQ_PAGES,
+			  "pcptop_refill_asked_pages_total",
+			  "Pages rmqueue_bulk was asked for (function probes).", AVAIL_FN },
+		},
 		.flags = FIG_TL_EVENTS | FIG_TL_PAGES | FIG_TL_MAX |
 			 FIG_RATE_DIFF | FIG_HTML_RATE,
 		.col_events = "REF/s", .col_pages = "RPG/s",
@@ -107,14 +189,15 @@ const struct fig_desc fig_table[] = {
 	},
 	{
 		.key = "free_high",
-		.title = "free_high flushes (pages freed past pcp->high)",
+		.title = "free_high flushes (a high-order freeing streak past its threshold)",
 		.type = FIG_BATCH,
 		.probe = PROBE_FREE_HIGH,
 		.events = CNT_FREE_HIGH_COUNT, .events_key = "count",
 		.pages = CNT_FREE_HIGH_PAGES,
 		.hist = HIST_FREE_HIGH_PAGES, .total = -1,
-		.est_events = EST_RUNS, .est_pages = EST_RUNS,
-		.flags = FIG_TL_PAGES | FIG_INFER_SCALE,
+		.avail = AVAIL_FREE_HIGH,
+		.est_events = EST_HEUR, .est_pages = EST_HEUR,
+		.flags = FIG_TL_PAGES,
 		.col_events = "FHI/s",
 		.prom_events = "pcptop_free_high_total",
 		.prom_events_help = "free_high flushes.",
@@ -122,19 +205,42 @@ const struct fig_desc fig_table[] = {
 		.prom_pages_help = "Pages freed by free_high flushes.",
 	},
 	{
+		.key = "hi_order_runs",
+		.title = "bulk-free runs starting at an order 1-3 list (free_high flushes are among them)",
+		.type = FIG_BATCH,
+		.probe = PROBE_BULK_FREE,
+		.events = CNT_HI_ORDER_RUNS, .events_key = "runs",
+		.pages = CNT_HI_ORDER_PAGES,
+		.hist = HIST_HI_ORDER_PAGES, .total = -1,
+		.avail = AVAIL_TP,
+		.est_events = EST_RUNS, .est_pages = EST_RUNS,
+		.flags = FIG_TL_PAGES,
+		.col_events = "HIO/s",
+		.prom_events = "pcptop_hi_order_runs_total",
+		.prom_events_help = "Bulk-free event runs starting at an order 1-3 list (tracepoint mode).",
+		.prom_pages = "pcptop_hi_order_pages_total",
+		.prom_pages_help = "Pages of those runs.",
+	},
+	{
 		.key = "decay",
-		.title = "decay_pcp_high calls",
+		.title = "decay_pcp_high calls (vmstat's periodic cut of pcp->high)",
 		.type = FIG_BATCH,
 		.probe = PROBE_DECAY,
 		.events = CNT_DECAY_CALLS, .events_key = "calls",
 		.pages = CNT_DECAY_PAGES,
 		.hist = HIST_DECAY_PAGES, .total = -1,
-		.est_events = EST_RUNS, .est_pages = EST_RUNS,
+		.est_events = EXACT, .est_pages = EXACT,
 		.ratios = {
 			{ "high_before_avg", CNT_DECAY_HIGH_BEFORE, CNT_DECAY_CALLS },
 			{ "high_after_avg", CNT_DECAY_HIGH_AFTER, CNT_DECAY_CALLS },
 		},
-		.flags = FIG_TL_PAGES | FIG_INFER_SCALE,
+		.extras = {
+			{ "trims", CNT_DECAY_TRIMS, "pcptop_decay_trims_total",
+			  "decay_pcp_high calls that lowered pcp->high." },
+			{ "frees", CNT_DECAY_FREES, "pcptop_decay_frees_total",
+			  "decay_pcp_high calls that freed pages." },
+		},
+		.flags = FIG_TL_PAGES,
 		.col_events = "DEC/s",
 		.prom_events = "pcptop_decay_calls_total",
 		.prom_events_help = "decay_pcp_high calls.",
@@ -143,46 +249,137 @@ const struct fig_desc fig_table[] = {
 	},
 	{
 		.key = "drain",
-		.title = "drain_pages_zone chunks",
+		.title = "drain_pages_zone chunks, charged to the CPU owning the pageset",
 		.type = FIG_BATCH,
 		.probe = PROBE_DRAIN,
-		.events = CNT_DRAIN_CALLS, .events_key = "calls",
+		.events = CNT_DRAIN_CHUNKS, .events_key = "chunks",
 		.pages = CNT_DRAIN_PAGES,
 		.hist = HIST_DRAIN_PAGES, .total = -1,
-		.est_events = EST_RUNS, .est_pages = EST_RUNS,
-		.flags = FIG_TL_PAGES | FIG_INFER_SCALE,
-		.prom_events = "pcptop_drain_calls_total",
-		.prom_events_help = "drain_pages_zone chunks.",
+		.est_events = EXACT, .est_pages = EXACT,
+		.extras = {
+			{ "calls", CNT_DRAIN_CALLS, "pcptop_drain_calls_total",
+			  "drain_pages_zone calls." },
+		},
+		.flags = FIG_TL_PAGES,
+		.prom_events = "pcptop_drain_chunks_total",
+		.prom_events_help = "Bulk frees inside drain_pages_zone.",
 		.prom_pages = "pcptop_drain_pages_total",
 		.prom_pages_help = "Pages freed by drain_pages_zone.",
 	},
 	{
-		.key = "lock_ns",
-		.title = "zone->lock (bulk free)",
+		.key = "lock_hold_ns",
+		.title = "zone->lock hold (bulk frees, and refills where rmqueue_bulk is probed)",
 		.type = FIG_TIME,
 		.probe = PROBE_BULK_FREE,
 		.events = -1, .pages = -1,
-		.hist = HIST_LOCK_NS, .total = CNT_BULK_FREE_NS,
-		.est_events = EST_RUNS, .est_pages = EST_RUNS,
+		.hist = HIST_LOCK_HOLD_NS, .total = CNT_LOCK_HOLD_NS,
+		.avail = AVAIL_FN,
+		.est_events = EXACT, .est_pages = EXACT,
+		.extras = {
+			{ "irq_ns_left_out", CNT_IRQ_IN_CALL_NS,
+			  "pcptop_irq_in_calls_ns_total",
+			  "Interrupt time inside the calls, left out of hold, nanoseconds.", AVAIL_FN },
+		},
 		.flags = FIG_TL_P99,
-		.col_p50 = "P50", .col_p99 = "P99", .col_max = "HMAX",
-		.prom_total = "pcptop_lock_ns_total",
-		.prom_total_help = "zone->lock wait + hold on the bulk free path, nanoseconds.",
-		.prom_gauge = "pcptop_lock_ns",
-		.prom_gauge_help = "zone->lock time of a bulk free in the last interval",
+		.col_p99 = "HOLD", .col_max = "HMAX",
+		.prom_total = "pcptop_lock_hold_ns_total",
+		.prom_total_help = "zone->lock hold in bulk frees and refills, nanoseconds.",
+		.prom_gauge = "pcptop_lock_hold_ns",
+		.prom_gauge_help = "zone->lock hold of a bulk free or refill in the last interval",
 	},
 	{
-		.key = "refill_lock_ns",
-		.title = "zone->lock (refill)",
+		.key = "lock_wait_ns",
+		.title = "zone->lock wait, contended acquisitions",
+		.type = FIG_TIME,
+		.probe = PROBE_BULK_FREE,
+		.events = CNT_LOCK_WAITS, .events_key = "waits",
+		.pages = -1,
+		.hist = HIST_LOCK_WAIT_NS, .total = CNT_LOCK_WAIT_NS,
+		.avail = AVAIL_FN,
+		.est_events = EXACT, .est_pages = EXACT,
+		.extras = {
+			{ "busy_at_entry", CNT_LOCK_BUSY, "pcptop_lock_busy_total",
+			  "Bulk frees and refills that found zone->lock taken.", AVAIL_FN },
+		},
+		.col_p99 = "WAIT",
+		.prom_total = "pcptop_lock_wait_ns_total",
+		.prom_total_help = "zone->lock wait in bulk frees and refills, nanoseconds.",
+		.prom_gauge = "pcptop_lock_wait_ns",
+		.prom_gauge_help = "zone->lock wait of a contended acquisition in the last interval",
+	},
+	{
+		.key = "irqs_off_ns",
+		.title = "interrupts off for zone->lock (wait + hold)",
+		.type = FIG_TIME,
+		.probe = PROBE_BULK_FREE,
+		.events = -1, .pages = -1,
+		.hist = HIST_IRQS_OFF_NS, .total = CNT_IRQS_OFF_NS,
+		.avail = AVAIL_FN,
+		.est_events = EXACT, .est_pages = EXACT,
+		.flags = FIG_TL_P99,
+		.col_p99 = "IOFF", .col_max = "IMAX",
+		.prom_total = "pcptop_irqs_off_ns_total",
+		.prom_total_help = "Interrupts-off time for zone->lock in bulk frees and refills, nanoseconds.",
+		.prom_gauge = "pcptop_irqs_off_ns",
+		.prom_gauge_help = "interrupts-off time of a bulk free or refill in the last interval",
+	},
+	{
+		.key = "bulk_free_call_ns",
+		.title = "bulk free call time (entry to exit, interrupts included)",
+		.type = FIG_TIME,
+		.probe = PROBE_BULK_FREE,
+		.events = -1, .pages = -1,
+		.hist = HIST_BULK_CALL_NS, .total = CNT_BULK_CALL_NS,
+		.avail = AVAIL_FN,
+		.est_events = EXACT, .est_pages = EXACT,
+		.prom_total = "pcptop_bulk_free_call_ns_total",
+		.prom_total_help = "free_pcppages_bulk entry to exit, nanoseconds.",
+		.prom_gauge = "pcptop_bulk_free_call_ns",
+		.prom_gauge_help = "free_pcppages_bulk call time in the last interval",
+	},
+	{
+		.key = "refill_call_ns",
+		.title = "refill call time (entry to exit, interrupts included)",
 		.type = FIG_TIME,
 		.probe = PROBE_REFILL,
 		.events = -1, .pages = -1,
-		.hist = HIST_REFILL_NS, .total = CNT_REFILL_NS,
+		.hist = HIST_REFILL_CALL_NS, .total = CNT_REFILL_CALL_NS,
+		.avail = AVAIL_FN,
+		.est_events = EXACT, .est_pages = EXACT,
+		.prom_total = "pcptop_refill_call_ns_total",
+		.prom_total_help = "rmqueue_bulk entry to exit, nanoseconds.",
+		.prom_gauge = "pcptop_refill_call_ns",
+		.prom_gauge_help = "rmqueue_bulk call time in the last interval",
+	},
+	{
+		.key = "bulk_free_span_ns",
+		.title = "bulk free event span (first to last page event of a run)",
+		.type = FIG_TIME,
+		.probe = PROBE_BULK_FREE,
+		.events = -1, .pages = -1,
+		.hist = HIST_BULK_SPAN_NS, .total = CNT_BULK_SPAN_NS,
+		.avail = AVAIL_TP,
 		.est_events = EST_RUNS, .est_pages = EST_RUNS,
-		.prom_total = "pcptop_refill_lock_ns_total",
-		.prom_total_help = "zone->lock wait + hold on the refill path, nanoseconds.",
-		.prom_gauge = "pcptop_refill_lock_ns",
-		.prom_gauge_help = "zone->lock time of a refill in the last interval",
+		.flags = FIG_TL_P99,
+		.col_p99 = "SPAN", .col_max = "SMAX",
+		.prom_total = "pcptop_bulk_free_span_ns_total",
+		.prom_total_help = "Bulk-free event spans, nanoseconds (tracepoint mode).",
+		.prom_gauge = "pcptop_bulk_free_span_ns",
+		.prom_gauge_help = "bulk-free event span in the last interval",
+	},
+	{
+		.key = "refill_span_ns",
+		.title = "refill event span (first to last page event of a run)",
+		.type = FIG_TIME,
+		.probe = PROBE_REFILL,
+		.events = -1, .pages = -1,
+		.hist = HIST_REFILL_SPAN_NS, .total = CNT_REFILL_SPAN_NS,
+		.avail = AVAIL_TP,
+		.est_events = EST_RUNS, .est_pages = EST_RUNS,
+		.prom_total = "pcptop_refill_span_ns_total",
+		.prom_total_help = "Refill event spans, nanoseconds (tracepoint mode).",
+		.prom_gauge = "pcptop_refill_span_ns",
+		.prom_gauge_help = "refill event span in the last interval",
 	},
 	{
 		.key = "cross_check",
@@ -193,10 +390,22 @@ const struct fig_desc fig_table[] = {
 		.pages = CNT_XCHECK_DRAIN_PAGES,
 		.pages_key = "drain_tracepoint_pages",
 		.hist = -1, .total = -1,
+		.avail = AVAIL_FN,
 		.est_events = EXACT, .est_pages = EXACT,
 		.flags = FIG_NEEDS_XCHECK,
 		.prom_pages = "pcptop_cross_check_drain_pages_total",
 		.prom_pages_help = "Pages kmem:mm_page_pcpu_drain saw beside the function probe (--cross-check).",
+	},
+	{
+		.key = "recursion_misses",
+		.title = "probe runs the kernel skipped (a program already running on that CPU)",
+		.type = FIG_COUNT,
+		.probe = PROBE_BULK_FREE,
+		.events = -1, .pages = -1,
+		.hist = -1, .total = CNT_RECURSION_MISSES,
+		.est_events = EXACT, .est_pages = EXACT,
+		.prom_total = "pcptop_recursion_misses_total",
+		.prom_total_help = "BPF program runs the kernel skipped because one was already running on that CPU.",
 	},
 };
 
@@ -237,6 +446,23 @@ const struct fig_desc *fig_find(const char *key)
 		if (!strcmp(fig_table[i].key, key))
 			return &fig_table[i];
 	return NULL;
+}
+
+static bool avail_in(unsigned int avail, enum probe_mode mode)
+{
+	if ((unsigned int)mode >= NR_PROBE_MODES || mode == MODE_NONE)
+		return false;
+	return !avail || (avail & PROBE_MODE_BIT(mode));
+}
+
+bool fig_measured(const struct fig_desc *d, enum probe_mode mode)
+{
+	return avail_in(d->avail, mode);
+}
+
+bool hist_measured(const struct hist_desc *h, enum probe_mode mode)
+{
+	return avail_in(h->avail, mode);
 }
 
 bool fig_events_estimated(const struct fig_desc *d, enum probe_mode mode)

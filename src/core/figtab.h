@@ -22,10 +22,15 @@ struct counter_desc {
 /* the live view's histogram pane shows one group at a time */
 enum hist_pane {
 	PANE_NONE,
-	PANE_BATCH, /* "batch sizes (pages)" */
-	PANE_HOLD, /* "zone->lock wait+hold (ns)" */
+	PANE_BATCH, /* batch sizes (pages) */
+	PANE_HOLD, /* zone->lock times, or tracepoint mode's spans (ns) */
 	NR_PANES,
 };
+
+/* modes a figure or histogram is measured in: probe_mode bits, 0 = any */
+#define AVAIL_FN (PROBE_MODE_BIT(MODE_FENTRY) | PROBE_MODE_BIT(MODE_KPROBE))
+#define AVAIL_TP PROBE_MODE_BIT(MODE_TRACEPOINT)
+#define AVAIL_ANY 0u
 
 /* a histogram of enum pcptop_hist */
 struct hist_desc {
@@ -37,12 +42,14 @@ struct hist_desc {
 	const char *prom_help;
 	enum hist_pane pane;
 	bool always_plotted; /* in the HTML even when empty */
+	unsigned int avail; /* modes of probe it is measured in */
 };
 
 enum fig_type {
 	FIG_BATCH, /* events, the pages they moved, a size histogram */
 	FIG_TIME, /* a time histogram (ns) and its total */
 	FIG_CHECK, /* a count beside another figure, to compare with it */
+	FIG_COUNT, /* a plain count */
 };
 
 /* figure flags */
@@ -54,7 +61,6 @@ enum fig_type {
 #define FIG_PROM_MAX 0x20 /* Prometheus gauge of the interval's largest */
 #define FIG_NEEDS_XCHECK 0x40 /* shown only with --cross-check */
 #define FIG_HTML_RATE 0x80 /* HTML timeline: pages per second */
-#define FIG_INFER_SCALE 0x100 /* its chunks are bounded by batch << scale */
 
 /* an average of two counters a figure also reports, e.g. high before decay */
 struct fig_ratio {
@@ -64,6 +70,17 @@ struct fig_ratio {
 };
 
 #define FIG_MAX_RATIOS 2
+
+/* a counter a figure also reports as it is, e.g. decay's trims */
+struct fig_extra {
+	const char *key;
+	int counter;
+	const char *prom; /* its Prometheus counter, or NULL */
+	const char *prom_help;
+	unsigned int avail; /* modes of the figure's probe it is counted in */
+};
+
+#define FIG_MAX_EXTRAS 3
 
 struct fig_desc {
 	const char *key; /* JSON object, text row, diff key stem */
@@ -75,11 +92,13 @@ struct fig_desc {
 	int pages; /* FIG_BATCH, FIG_CHECK: counter of pages */
 	const char *pages_key; /* "pages" unless said */
 	int hist; /* size (FIG_BATCH) or time (FIG_TIME) */
-	int total; /* FIG_TIME: counter of summed ns */
+	int total; /* FIG_TIME: counter of summed ns; FIG_COUNT: the count */
+	unsigned int avail; /* modes of probe it is measured in */
 	/* modes in which the events, the pages, the times are estimated */
 	unsigned int est_events;
 	unsigned int est_pages;
 	struct fig_ratio ratios[FIG_MAX_RATIOS];
+	struct fig_extra extras[FIG_MAX_EXTRAS];
 	unsigned int flags;
 	/* the live view's columns; NULL: not shown there */
 	const char *col_events; /* events per second */
@@ -107,6 +126,10 @@ const char *counter_key(int counter);
 int counter_find(const char *key);
 int hist_find(const char *key);
 const struct fig_desc *fig_find(const char *key);
+
+/* whether a figure or histogram is measured in this probe mode */
+bool fig_measured(const struct fig_desc *d, enum probe_mode mode);
+bool hist_measured(const struct hist_desc *h, enum probe_mode mode);
 
 /* whether a figure's events / pages are estimated in this probe mode */
 bool fig_events_estimated(const struct fig_desc *d, enum probe_mode mode);

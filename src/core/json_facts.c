@@ -118,9 +118,46 @@ void json_log2_hist(struct json_writer *w, const char *key,
 	json_arr_end(w);
 }
 
-void json_figure(struct json_writer *w, const struct fig_desc *d,
-		 const struct figures *f, bool estimated, double secs)
+/* a slot's upper bound is a bound; the largest sample is a tighter one */
+static uint64_t hist_pct_capped(const struct figure_hist *fh, double p)
 {
+	uint64_t v = hist_percentile(fh->slots, PCPTOP_HIST_SLOTS, p);
+
+	return v < fh->max ? v : fh->max;
+}
+
+/* the time figure summing hist h's samples, or NULL */
+static const struct fig_desc *hist_time_fig(int h)
+{
+	int i;
+
+	for (i = 0; i < nr_figs; i++)
+		if (fig_table[i].hist == h && fig_table[i].type == FIG_TIME)
+			return &fig_table[i];
+	return NULL;
+}
+
+void json_hist(struct json_writer *w, int h, const struct figures *f)
+{
+	const struct figure_hist *fh = &f->hist[h];
+	const struct fig_desc *d = hist_time_fig(h);
+
+	json_obj_begin(w, hist_table[h].key);
+	json_str(w, "unit", hist_table[h].unit);
+	json_u64(w, "samples", fh->samples);
+	if (d)
+		json_u64(w, "total", fig_total(d, f));
+	json_u64(w, "p50", hist_pct_capped(fh, PCT_MEDIAN));
+	json_u64(w, "p99", hist_pct_capped(fh, PCT_TAIL));
+	json_u64(w, "max", fh->max);
+	json_log2_hist(w, "buckets", fh->slots, PCPTOP_HIST_SLOTS);
+	json_obj_end(w);
+}
+
+void json_figure(struct json_writer *w, const struct facts *fa,
+		 const struct fig_desc *d, const struct figures *f, double secs)
+{
+	bool estimated = facts_events_estimated(fa, d);
 	int r;
 
 	json_obj_begin(w, d->key);
@@ -140,14 +177,25 @@ void json_figure(struct json_writer *w, const struct fig_desc *d,
 		break;
 	case FIG_TIME:
 		json_u64(w, "total", fig_total(d, f));
-		json_u64(w, "p50", fig_pct(d, f, PCT_MEDIAN));
-		json_u64(w, "p99", fig_pct(d, f, PCT_TAIL));
+		json_u64(w, "p50", fig_pct_capped(d, f, PCT_MEDIAN));
+		json_u64(w, "p99", fig_pct_capped(d, f, PCT_TAIL));
 		json_u64(w, "max", fig_max(d, f));
+		json_u64(w, "samples",
+			 d->hist >= 0 ? f->hist[d->hist].samples : 0);
+		if (d->events >= 0)
+			json_u64(w, d->events_key, fig_events(d, f));
 		json_bool(w, "estimated", estimated);
 		break;
 	case FIG_CHECK:
 		json_u64(w, d->pages_key, fig_pages(d, f));
 		break;
+	case FIG_COUNT:
+		json_u64(w, "count", fig_total(d, f));
+		break;
 	}
+	for (r = 0; r < FIG_MAX_EXTRAS && d->extras[r].key; r++)
+		if (facts_extra_shown(fa, d, r))
+			json_u64(w, d->extras[r].key,
+				 f->cnt[d->extras[r].counter]);
 	json_obj_end(w);
 }

@@ -33,12 +33,19 @@ void json_facts(struct json_writer *w, const struct facts *f, int nr_cpus);
 /*
  * One figtab row as an object under its key: events, pages, max, avg,
  * per_s (when secs > 0) and ratios for FIG_BATCH; total, p50, p99, max
- * for FIG_TIME; the pages of FIG_CHECK. estimated: the events are.
+ * for FIG_TIME; the pages of FIG_CHECK; extras counted in fa's modes.
  */
-void json_figure(struct json_writer *w, const struct fig_desc *d,
-		 const struct figures *f, bool estimated, double secs);
+void json_figure(struct json_writer *w, const struct facts *fa,
+		 const struct fig_desc *d, const struct figures *f,
+		 double secs);
 /* "key": [{lo, hi, count}] up to the last non-empty log2 slot */
 void json_log2_hist(struct json_writer *w, const char *key,
 		    const uint64_t *slots, int nr);
+/*
+ * hist_table[h] under its key: unit, samples, total (for a time
+ * histogram: the summed ns of its figure), p50, p99 (log2 slot upper
+ * bounds), max, and the slots as "buckets".
+ */
+void json_hist(struct json_writer *w, int h, const struct figures *f);
 
 #endif /* PCPTOP_JSON_FACTS_H */

@@ -17,6 +17,10 @@ enum probe_id {
 	PROBE_DECAY, /* decay_pcp_high */
 	PROBE_DRAIN, /* drain_pages_zone */
 	PROBE_FREE_HIGH, /* the commit function's free_high flushes */
+	/* support: tracepoints timing what runs inside the calls above */
+	PROBE_IRQ_TIME, /* irq_handler_entry/exit */
+	PROBE_SOFTIRQ_TIME, /* softirq_entry/exit */
+	PROBE_LOCK_WAIT, /* lock:contention_begin/end */
 	NR_PROBES,
 };
 
@@ -40,17 +44,26 @@ enum probe_mode {
 
 struct probe_desc {
 	const char *name; /* "bulk_free": info, JSON, recordings */
-	const char *fns[PROBE_MAX_FNS]; /* candidates, NULL-terminated */
-	const char *rename_note; /* why there are two names, or NULL */
+	/*
+	 * A support probe has no function: its tracepoints are attached
+	 * beside the function probes (fentry or kprobe) and time what runs
+	 * inside their calls.
+	 */
+	bool support;
+	const char *what; /* what a support probe is for, for info */
+	/* candidates, newest name first (bpf/compat.bpf.h says why) */
+	const char *fns[PROBE_MAX_FNS];
 	/* BPF program names in bpf/pcptop.bpf.c */
 	const char *fentry, *fexit, *kprobe, *kretprobe;
 	/* tracepoint stand-in, and the program on it; NULL: none */
 	const char *tp, *tp_prog;
 	int tp_nargs; /* arguments the program reads */
+	const char *tp_cat; /* its category, "kmem" */
 	const char *tp_note; /* what its figures are then */
-	/* probe whose events the heuristic reads, or -1 */
+	/* a support probe's second tracepoint and its program */
+	const char *tp_exit, *tp_exit_prog;
+	/* probe whose events a heuristic reads, or -1 */
 	int heuristic_on;
-	const char *heuristic_note;
 };
 
 extern const struct probe_desc probe_table[NR_PROBES];
@@ -79,6 +92,7 @@ struct probe_state {
 struct attach_opts {
 	enum probe_mode want; /* MODE_AUTO or the one mode to use */
 	bool cross_check; /* mm_page_pcpu_drain beside a function probe */
+	bool exact_free_high; /* probe the commit function: every free */
 	bool verbose; /* pass libbpf's log through */
 	uint64_t run_gap_ns;
 };

@@ -563,8 +563,12 @@ int kallsyms_lookup_many(const char *path, const char *const *syms, int n,
 	int err, ret = 0, i, left = n;
 	char *name;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		addrs[i] = 0;
+		/* a NULL name is looked for nowhere */
+		if (!syms[i])
+			left--;
+	}
 	err = lines_open(&l, path);
 	if (err)
 		return err;
@@ -573,7 +577,8 @@ int kallsyms_lookup_many(const char *path, const char *const *syms, int n,
 			continue;
 		for (i = 0; i < n; i++) {
 			/* the first listing wins, as kallsyms_lookup() has it */
-			if (!addrs[i] && a && !strcmp(name, syms[i])) {
+			if (!addrs[i] && a && syms[i] &&
+			    !strcmp(name, syms[i])) {
 				addrs[i] = a;
 				left--;
 			}

@@ -70,7 +70,8 @@ int kallsyms_lookup(const char *path, const char *sym,
 
 /*
  * Several symbols in one pass over a file of 100k+ lines: addrs[i] is the
- * address of syms[i], 0 when absent or hidden. 0 or -errno for the file.
+ * address of syms[i], 0 when absent or hidden (or syms[i] NULL). 0 or
+ * -errno for the file.
  */
 int kallsyms_lookup_many(const char *path, const char *const *syms, int n,
 			 unsigned long long *addrs);

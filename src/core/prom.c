@@ -82,11 +82,6 @@ static void histogram(FILE *f, const struct hist_desc *hd,
 		(unsigned long long)h->samples);
 }
 
-static bool fig_shown(const struct fig_desc *d, const struct facts *fa)
-{
-	return !(d->flags & FIG_NEEDS_XCHECK) || fa->cross_check;
-}
-
 static void write_facts(FILE *f, const struct facts *fa)
 {
 	head(f, "pcptop_info", "gauge",
@@ -134,16 +129,22 @@ void prom_write(FILE *f, const struct prom_state *ps,
 	write_facts(f, fa);
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
-		enum probe_mode m = facts_mode(fa, d->probe);
+		bool est = facts_events_estimated(fa, d);
+		int k;
 
-		if (!fig_shown(d, fa))
+		if (!facts_fig_shown(fa, d))
 			continue;
 		counter(f, d->prom_events, d->prom_events_help,
-			fig_events(d, t), fig_events_estimated(d, m));
+			fig_events(d, t), est);
 		counter(f, d->prom_pages, d->prom_pages_help, fig_pages(d, t),
-			fig_pages_estimated(d, m));
+			facts_pages_estimated(fa, d));
 		counter(f, d->prom_total, d->prom_total_help, fig_total(d, t),
-			fig_events_estimated(d, m));
+			est);
+		for (k = 0; k < FIG_MAX_EXTRAS && d->extras[k].key; k++)
+			if (facts_extra_shown(fa, d, k))
+				counter(f, d->extras[k].prom,
+					d->extras[k].prom_help,
+					t->cnt[d->extras[k].counter], est);
 	}
 	head(f, "pcptop_seconds_total", "counter",
 	     "Seconds of counting behind the totals.");
@@ -152,7 +153,7 @@ void prom_write(FILE *f, const struct prom_state *ps,
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
-		if (!d->prom_gauge || !fig_shown(d, fa))
+		if (!d->prom_gauge || !facts_fig_shown(fa, d))
 			continue;
 		if (d->type == FIG_TIME) {
 			snprintf(help, sizeof(help),
@@ -180,7 +181,9 @@ void prom_write(FILE *f, const struct prom_state *ps,
 	      "When this file was written.", (double)time(NULL));
 
 	for (i = 0; i < NR_PCPTOP_HISTS; i++)
-		histogram(f, &hist_table[i], &t->hist[i], hist_sum(i, t));
+		if (facts_hist_shown(fa, i))
+			histogram(f, &hist_table[i], &t->hist[i],
+				  hist_sum(i, t));
 }
 
 int prom_update(struct prom_state *ps, const struct figures *f, double secs)

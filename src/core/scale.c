@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "procfs.h"
 #include "scale.h"
@@ -33,6 +34,7 @@ static const char *const source_names[NR_SCALE_SRC] = {
 	[SCALE_SRC_CONFIG]	= "config",
 	[SCALE_SRC_INFERRED]	= "inferred",
 	[SCALE_SRC_UNKNOWN]	= "unknown",
+	[SCALE_SRC_NONE]	= "none",
 };
 /* clang-format on */
 
@@ -116,48 +118,6 @@ int scale_parse_cmdline_value(const char *raw, int *value)
 	return 0;
 }
 
-int scale_infer(unsigned long long largest_chunk, int batch, int *scale)
-{
-	int s;
-
-	if (batch <= 0 || !largest_chunk)
-		return -ENODATA;
-	for (s = 0; s <= SCALE_CLAMP_MAX; s++) {
-		if ((unsigned long long)batch << s >= largest_chunk) {
-			*scale = s;
-			return 0;
-		}
-	}
-	/* more than batch << 6: only the clamp bounds it */
-	*scale = SCALE_CLAMP_MAX;
-	return 0;
-}
-
-int scale_infer_slack(unsigned long long largest, int batch,
-		      unsigned long long slack, int *scale)
-{
-	if (batch <= 0 || !largest)
-		return -ENODATA;
-	/* the overshoot alone could account for it: only scale >= 0 holds */
-	if (largest <= slack) {
-		*scale = 0;
-		return 0;
-	}
-	return scale_infer(largest - slack, batch, scale);
-}
-
-#define SLACK_ORDER_DEFAULT 9
-#define SLACK_ORDER_MAX 20
-
-unsigned long long scale_overshoot_slack(int pageblock_order)
-{
-	int order = SLACK_ORDER_DEFAULT;
-
-	if (pageblock_order > 0 && pageblock_order <= SLACK_ORDER_MAX)
-		order = pageblock_order;
-	return (1ULL << order) - 1;
-}
-
 /* both setters resolve again: value, source and note follow at once */
 void scale_set_kvar(struct scale_info *si, int value)
 {
@@ -182,65 +142,50 @@ void scale_set_inferred(struct scale_info *si, int value, int evidence)
 	scale_resolve(si);
 }
 
-void scale_observe(struct scale_info *si, unsigned long long largest, int batch,
-		   unsigned long long chunks, unsigned long long slack)
+static int sat_add(int a, unsigned long long b)
 {
-	unsigned long long ev = (unsigned long long)si->inferred_evidence;
-	int inferred;
+	return b > (unsigned long long)(INT_MAX - a) ? INT_MAX : a + (int)b;
+}
 
-	/* saturate: the count only says how much the bound rests on */
-	ev = chunks > (unsigned long long)INT_MAX - ev ? INT_MAX : ev + chunks;
-	if (largest > si->inferred_largest)
-		si->inferred_largest = largest;
-	if (batch > 0)
-		si->inferred_batch = batch;
-	si->inferred_slack = slack;
-	if (scale_infer_slack(si->inferred_largest, si->inferred_batch, slack,
-			      &inferred))
-		inferred = SCALE_UNKNOWN_VALUE;
-	scale_set_inferred(si, inferred, (int)ev);
+void scale_observe(struct scale_info *si, int at_least,
+		   unsigned long long at_least_n, int exact,
+		   unsigned long long exact_n)
+{
+	int value;
+
+	if (at_least_n && at_least > si->inferred_at_least)
+		si->inferred_at_least = at_least;
+	if (exact_n) {
+		si->inferred_exact = exact;
+		si->inferred_exact_n = sat_add(si->inferred_exact_n, exact_n);
+	}
+	/* an exact value wins; a lower bound above it says the probes are wrong */
+	value = si->inferred_exact_n ? si->inferred_exact :
+				       si->inferred_at_least;
+	scale_set_inferred(si, value,
+			   sat_add(sat_add(si->inferred_evidence, at_least_n),
+				   exact_n));
 }
 
 void scale_inferred_line(const struct scale_info *si, char *buf, size_t len)
 {
-	int v = si->val[SCALE_SRC_INFERRED], ev = si->inferred_evidence;
-	const char *s = ev == 1 ? "" : "s";
-	unsigned long long cap;
-	char over[64];
+	int ev = si->inferred_evidence;
 
-	if (!si->have[SCALE_SRC_INFERRED]) {
-		if (ev && si->inferred_batch <= 0)
-			snprintf(
-				buf, len,
-				"inferred: nothing (%d chunk%s seen, batch unknown)",
-				ev, s);
-		else if (ev)
-			snprintf(buf, len,
-				 "inferred: nothing (%d empty chunk%s seen)",
-				 ev, s);
-		else
-			snprintf(
-				buf, len,
-				"inferred: nothing yet (no free_high flush, drain chunk or decay drain seen)");
-		return;
-	}
-	if (si->inferred_batch <= 0 || !si->inferred_largest) {
-		/* set through scale_set_inferred(): the figures are not known */
-		snprintf(buf, len, "inferred >= %d from %d chunk%s", v, ev, s);
-		return;
-	}
-	cap = (unsigned long long)si->inferred_batch << v;
-	/* say when the overshoot allowance is what keeps the bound low */
-	if (si->inferred_largest > cap)
-		snprintf(over, sizeof(over), " + last-page overshoot <= %llu",
-			 si->inferred_slack);
+	if (!si->have[SCALE_SRC_INFERRED])
+		snprintf(
+			buf, len,
+			"inferred: nothing yet (no drain chunk cut at batch << scale, no capped factor seen)");
+	else if (si->inferred_exact_n)
+		snprintf(
+			buf, len,
+			"inferred = %d from %d drain chunk%s cut at batch << scale",
+			si->inferred_exact, si->inferred_exact_n,
+			si->inferred_exact_n == 1 ? "" : "s");
 	else
-		over[0] = '\0';
-	snprintf(
-		buf, len,
-		"inferred >= %d from %d chunk%s (largest %llu pages; batch %d << %d = %llu%s)",
-		v, ev, s, si->inferred_largest, si->inferred_batch, v, cap,
-		over);
+		snprintf(
+			buf, len,
+			"inferred >= %d from %d observation%s (factors, free_count, chunk sizes)",
+			si->val[SCALE_SRC_INFERRED], ev, ev == 1 ? "" : "s");
 }
 
 /* parts joined by "; " so the note stays one line */
@@ -363,18 +308,30 @@ void scale_resolve(struct scale_info *si)
 	int inf = si->val[SCALE_SRC_INFERRED];
 
 	si->note[0] = '\0';
+	/*
+	 * A cmdline value counts only where the patch is known to be there:
+	 * with kallsyms unreadable, a stray pcp_batch_scale_max= on a kernel
+	 * without it must not outrank the config.
+	 */
 	if (kvar_ok)
 		si->source = SCALE_SRC_KVAR;
-	else if (si->have[SCALE_SRC_CMDLINE] && si->patch != SCALE_PATCH_ABSENT)
+	else if (si->have[SCALE_SRC_CMDLINE] &&
+		 (si->patch == SCALE_PATCH_PRESENT ||
+		  (si->patch == SCALE_PATCH_UNKNOWN &&
+		   !si->have[SCALE_SRC_CONFIG])))
 		si->source = SCALE_SRC_CMDLINE;
 	else if (si->have[SCALE_SRC_CONFIG])
 		si->source = SCALE_SRC_CONFIG;
+	else if (si->config_lacks && si->patch != SCALE_PATCH_PRESENT)
+		si->source = SCALE_SRC_NONE;
 	else if (si->have[SCALE_SRC_INFERRED])
 		si->source = SCALE_SRC_INFERRED;
 	else
 		si->source = SCALE_SRC_UNKNOWN;
-	si->value = si->source == SCALE_SRC_UNKNOWN ? SCALE_UNKNOWN_VALUE :
-						      si->val[si->source];
+	si->value = si->source == SCALE_SRC_UNKNOWN ||
+				    si->source == SCALE_SRC_NONE ?
+			    SCALE_UNKNOWN_VALUE :
+			    si->val[si->source];
 
 	switch (si->source) {
 	case SCALE_SRC_KVAR:
@@ -387,8 +344,21 @@ void scale_resolve(struct scale_info *si)
 		note_config(si);
 		break;
 	case SCALE_SRC_INFERRED:
-		note_add(si, "inferred from %d chunks: a lower bound",
-			 si->inferred_evidence);
+		if (si->inferred_exact_n)
+			note_add(
+				si,
+				"inferred from %d drain chunks cut at batch << scale",
+				si->inferred_exact_n);
+		else
+			note_add(si,
+				 "inferred from %d observations: a lower bound",
+				 si->inferred_evidence);
+		break;
+	case SCALE_SRC_NONE:
+		note_add(
+			si,
+			"no scale in this kernel: %s has no CONFIG_%s (before v6.7, without the 6.1.y backport, nothing caps a flush)",
+			si->config_path, SCALE_CONFIG);
 		break;
 	default:
 		note_add(
@@ -399,15 +369,13 @@ void scale_resolve(struct scale_info *si)
 	if (si->have[SCALE_SRC_KVAR] && !kvar_ok)
 		note_add(si, "kernel variable reads %d, outside 0..%d: ignored",
 			 si->val[SCALE_SRC_KVAR], SCALE_CLAMP_MAX);
-	/* chunks only prove a lower bound: a smaller inference is no news */
+	/* a lower bound below the value is no news; above it, or an exact value off it, is */
 	if (si->have[SCALE_SRC_INFERRED] && si->source != SCALE_SRC_INFERRED &&
-	    si->value >= 0 && inf > si->value)
-		note_add(
-			si,
-			"%d chunk%s seen need scale >= %d, above the %s value %d",
-			si->inferred_evidence,
-			si->inferred_evidence == 1 ? "" : "s", inf,
-			scale_source_name(si->source), si->value);
+	    si->value >= 0 &&
+	    (inf > si->value || (si->inferred_exact_n && inf != si->value)))
+		note_add(si, "the probes saw scale %s %d, not the %s value %d",
+			 si->inferred_exact_n ? "=" : ">=", inf,
+			 scale_source_name(si->source), si->value);
 }
 
 /* strscpy() without the return: a long value keeps its head */
@@ -486,6 +454,11 @@ static int config_value(const char *path, struct scale_info *si)
 	int err;
 
 	err = kconfig_lookup(path, SCALE_CONFIG, val, sizeof(val));
+	/* read, and the option not in it: this kernel has no scale */
+	if (err == -ENOENT && !access(path, R_OK)) {
+		si->config_lacks = true;
+		copy_trunc(si->config_path, sizeof(si->config_path), path);
+	}
 	if (err)
 		return err;
 	v = strtol(val, &end, 10);
@@ -522,6 +495,7 @@ int scale_collect(const char *root, const char *release, struct scale_info *si)
 	memset(si, 0, sizeof(*si));
 	si->value = SCALE_UNKNOWN_VALUE;
 	si->source = SCALE_SRC_UNKNOWN;
+	si->inferred_at_least = si->inferred_exact = SCALE_UNKNOWN_VALUE;
 	err = collect_cmdline(root, si);
 	if (!err)
 		err = collect_kallsyms(root, si);

@@ -2,8 +2,10 @@
 /*
  * The PCP batch scale in force and where that figure comes from.
  * Precedence: the live kernel variable of the CIP patch, the boot
- * parameter (only where the kernel has the patch), CONFIG_PCP_BATCH_SCALE_MAX,
- * inference from observed chunks, else unknown.
+ * parameter (only where the kernel is known to have the patch),
+ * CONFIG_PCP_BATCH_SCALE_MAX, "none" when the config says the kernel has
+ * no scale at all (before v6.7 without the 6.1.y backport), inference
+ * from what the probes proved, else unknown.
  */
 #ifndef PCPTOP_SCALE_H
 #define PCPTOP_SCALE_H
@@ -22,6 +24,7 @@ enum scale_source {
 	SCALE_SRC_CONFIG, /* "config" */
 	SCALE_SRC_INFERRED, /* "inferred" */
 	SCALE_SRC_UNKNOWN, /* "unknown" */
+	SCALE_SRC_NONE, /* "none": the kernel has no scale (value -1) */
 	NR_SCALE_SRC,
 };
 
@@ -41,12 +44,13 @@ struct scale_info {
 	unsigned long long kvar_addr; /* 0 when kallsyms does not list it */
 	char cmdline_raw[32]; /* as written on the command line */
 	char config_path[SCALE_PATH_LEN]; /* where CONFIG_... was found */
-	int inferred_evidence; /* chunks the inference rests on */
+	int inferred_evidence; /* observations the inference rests on */
 	char note[SCALE_NOTE_LEN]; /* disagreement between sources, or "" */
-	/* scale_observe(): the largest chunk so far and its batch */
-	unsigned long long inferred_largest;
-	unsigned long long inferred_slack;
-	int inferred_batch;
+	/* scale_observe(): what the probes proved so far, -1 nothing */
+	int inferred_at_least; /* the largest lower bound */
+	int inferred_exact; /* what capped drain chunks showed */
+	int inferred_exact_n; /* how many did */
+	bool config_lacks; /* a config was read and has no such option */
 	int kvar_err; /* -errno of a failed kvar read, or 0 */
 };
 
@@ -70,48 +74,22 @@ void scale_set_kvar(struct scale_info *si, int value);
 void scale_set_kvar_error(struct scale_info *si, int err);
 
 /*
- * Inference: the largest free_high flush, drain chunk or decay drain seen,
- * against batch. A chunk of c pages with batch b proves scale >=
- * ceil(log2(c / b)); evidence counts the chunks seen.
+ * Inference, from what the probes record at each bulk free (bpf/pcptop.bpf.c,
+ * HIST_SCALE_*): lower bounds no kernel can exceed (the factor the scale
+ * caps, free_count, chunk sizes) and the exact value a drain chunk cut at
+ * batch << scale shows. One interval's largest of each, and how many
+ * observations; -1 / 0 for none. The scale does not change while the
+ * kernel runs, so they accumulate over the run.
  */
+void scale_observe(struct scale_info *si, int at_least,
+		   unsigned long long at_least_n, int exact,
+		   unsigned long long exact_n);
+/* set the inference directly (a recording's totals) */
 void scale_set_inferred(struct scale_info *si, int value, int evidence);
-/* 0 with *scale set, or -ENODATA when nothing can be inferred */
-int scale_infer(unsigned long long largest_chunk, int batch, int *scale);
 
 /*
- * scale_infer() for pages freed rather than pages asked for:
- * free_pcppages_bulk() frees whole pages until its count drops to <= 0,
- * so the last page, from a list of order o, overshoots the request by up
- * to (1 << o) - 1 pages (2016 asked, 2136 freed has been seen). slack is
- * that allowance for the highest order on the pcp lists: (1 <<
- * pageblock_order) - 1 where THP pages sit on them, 7 where they cannot.
- * Never claims more than the request proves; 0 when largest <= slack.
- * 0 with *scale set, or -ENODATA.
- */
-int scale_infer_slack(unsigned long long largest, int batch,
-		      unsigned long long slack, int *scale);
-
-/*
- * That allowance for a kernel whose pageblock order is known (THP pages
- * sit on the pcp lists with that order), or, when it is not (<= 0),
- * for order 9: x86-64's and 4K-page arm64's HPAGE_PMD_ORDER.
- */
-unsigned long long scale_overshoot_slack(int pageblock_order);
-
-/*
- * Adds one interval's observations: chunks is how many free_high flushes,
- * drain chunks and decay drains were seen, largest the biggest of them in
- * pages freed, batch the largest pcp->batch, slack as for
- * scale_infer_slack(). The scale in force does not change while the
- * kernel runs, so the evidence accumulates over calls and the inference
- * uses the largest chunk of all of them.
- */
-void scale_observe(struct scale_info *si, unsigned long long largest, int batch,
-		   unsigned long long chunks, unsigned long long slack);
-
-/*
- * "inferred >= 5 from 14 chunks (largest 2016 pages = batch 63 << 5)", or
- * why nothing is inferred yet: one line for the views, any kernel.
+ * "inferred = 5 from 3 drain chunks cut at batch << scale", "inferred >= 2
+ * from 120 observations", or why nothing is inferred: one line.
  */
 void scale_inferred_line(const struct scale_info *si, char *buf, size_t len);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include "hist.h"
 #include "json.h"
@@ -9,11 +10,6 @@
 
 #define INFERRED_LEN 160
 #define SCALE_LINE_LEN 512
-
-static bool shown(const struct fig_desc *d, const struct facts *fa)
-{
-	return !(d->flags & FIG_NEEDS_XCHECK) || fa->cross_check;
-}
 
 static const char *mark(bool estimated)
 {
@@ -36,34 +32,69 @@ void stat_print_header(FILE *out, const struct facts *fa)
 	fflush(out);
 }
 
+void fig_print_extras(FILE *out, const struct facts *fa,
+		      const struct fig_desc *d, const struct figures *f)
+{
+	int i, n = 0;
+
+	for (i = 0; i < FIG_MAX_EXTRAS && d->extras[i].key; i++)
+		if (facts_extra_shown(fa, d, i))
+			fprintf(out, "%s%s %llu", n++ ? ", " : "  (",
+				d->extras[i].key,
+				(unsigned long long)
+					f->cnt[d->extras[i].counter]);
+	if (n)
+		fputc(')', out);
+	fputc('\n', out);
+}
+
+void fig_print_events(FILE *out, const struct fig_desc *d,
+		      const struct figures *f)
+{
+	if (d->events >= 0)
+		fprintf(out, ", %llu %s", (unsigned long long)fig_events(d, f),
+			d->events_key);
+}
+
+void fig_print_count(FILE *out, const struct fig_desc *d,
+		     const struct figures *f)
+{
+	if (d->type == FIG_CHECK)
+		fprintf(out, "  %s: %llu pages (%s)", d->key,
+			(unsigned long long)fig_pages(d, f), d->title);
+	else
+		fprintf(out, "  %s: %llu (%s)", d->key,
+			(unsigned long long)fig_total(d, f), d->title);
+}
+
 static void text_fig(FILE *out, const struct fig_desc *d,
 		     const struct facts *fa, const struct figures *f,
 		     double secs)
 {
-	enum probe_mode m = facts_mode(fa, d->probe);
-
 	switch (d->type) {
 	case FIG_BATCH:
-		fprintf(out, "  %-10s %10llu%-1s %12llu %9.1f %8.1f %7llu\n",
+		fprintf(out, "  %-13s %10llu%-1s %12llu %9.1f %8.1f %7llu",
 			d->key, (unsigned long long)fig_events(d, f),
-			mark(fig_events_estimated(d, m)),
+			mark(facts_events_estimated(fa, d)),
 			(unsigned long long)fig_pages(d, f),
 			secs > 0 ? (double)fig_events(d, f) / secs : 0.0,
 			fig_avg(d, f), (unsigned long long)fig_max(d, f));
 		break;
 	case FIG_TIME:
 		fprintf(out,
-			"  %s%s: p50 <= %llu ns, p99 <= %llu ns, max %llu ns\n",
-			d->title, mark(fig_events_estimated(d, m)),
-			(unsigned long long)fig_pct(d, f, PCT_MEDIAN),
-			(unsigned long long)fig_pct(d, f, PCT_TAIL),
+			"  %s%s: p50 <= %llu ns, p99 <= %llu ns, max %llu ns",
+			d->title, mark(facts_events_estimated(fa, d)),
+			(unsigned long long)fig_pct_capped(d, f, PCT_MEDIAN),
+			(unsigned long long)fig_pct_capped(d, f, PCT_TAIL),
 			(unsigned long long)fig_max(d, f));
+		fig_print_events(out, d, f);
 		break;
 	case FIG_CHECK:
-		fprintf(out, "  %s: %llu pages (%s)\n", d->key,
-			(unsigned long long)fig_pages(d, f), d->title);
+	case FIG_COUNT:
+		fig_print_count(out, d, f);
 		break;
 	}
+	fig_print_extras(out, fa, d, f);
 }
 
 void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
@@ -75,14 +106,16 @@ void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
 
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&now));
 	fprintf(out, "\n%s  %.2f s\n", ts, secs);
-	fprintf(out, "  %-10s %11s %12s %9s %8s %7s\n", "", "calls", "pages",
-		"calls/s", "avg", "max");
+	fprintf(out, "  %-13s %11s %12s %9s %8s %7s\n", "", "events", "pages",
+		"events/s", "avg", "max");
 	/* the table first, then the lines of the other kinds */
 	for (i = 0; i < nr_figs; i++)
-		if (fig_table[i].type == FIG_BATCH)
+		if (fig_table[i].type == FIG_BATCH &&
+		    facts_fig_shown(fa, &fig_table[i]))
 			text_fig(out, &fig_table[i], fa, f, secs);
 	for (i = 0; i < nr_figs; i++)
-		if (fig_table[i].type != FIG_BATCH && shown(&fig_table[i], fa))
+		if (fig_table[i].type != FIG_BATCH &&
+		    facts_fig_shown(fa, &fig_table[i]))
 			text_fig(out, &fig_table[i], fa, f, secs);
 	scale_inferred_line(&fa->scale, inferred, sizeof(inferred));
 	fprintf(out, "  scale %d (%s); %s\n", fa->scale.value,
@@ -91,7 +124,8 @@ void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
 		fprintf(out, "  note: %s\n", fa->scale.note);
 	if (hists) {
 		for (h = 0; h < NR_PCPTOP_HISTS; h++) {
-			if (!f->hist[h].samples)
+			if (!f->hist[h].samples ||
+			    !strcmp(hist_table[h].unit, "scale"))
 				continue;
 			fprintf(out, "\n  %s:\n", hist_table[h].title);
 			hist_print(out, hist_table[h].unit, f->hist[h].slots,
@@ -114,7 +148,10 @@ static void json_scale(struct json_writer *w, const struct scale_info *s)
 	else
 		json_null(w, "inferred_at_least");
 	json_int(w, "inferred_evidence", s->inferred_evidence);
-	json_u64(w, "inferred_largest", s->inferred_largest);
+	if (s->inferred_exact_n)
+		json_int(w, "inferred_exact", s->inferred_exact);
+	else
+		json_null(w, "inferred_exact");
 	scale_inferred_line(s, inferred, sizeof(inferred));
 	json_str(w, "inferred", inferred);
 	json_str(w, "note", s->note);
@@ -140,35 +177,25 @@ void stat_print_json(FILE *out, const struct facts *fa, const struct figures *f,
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
-		if (shown(d, fa))
-			json_figure(&w, d, f,
-				    fig_events_estimated(
-					    d, facts_mode(fa, d->probe)),
-				    secs);
+		if (facts_fig_shown(fa, d))
+			json_figure(&w, fa, d, f, secs);
+		else
+			json_null(&w, d->key);
 	}
 	json_obj_begin(&w, "hist");
 	for (h = 0; h < NR_PCPTOP_HISTS; h++)
-		json_log2_hist(&w, hist_table[h].key, f->hist[h].slots,
-			       PCPTOP_HIST_SLOTS);
+		if (facts_hist_shown(fa, h))
+			json_hist(&w, h, f);
 	json_obj_end(&w);
 	json_obj_end(&w);
 	json_end_line(&w);
 }
 
-void stat_observe_chunks(struct facts *fa, const struct figures *f)
+void stat_observe_scale(struct facts *fa, const struct figures *f)
 {
-	uint64_t largest = 0, chunks = 0;
-	int i;
+	const struct figure_hist *lb = &f->hist[HIST_SCALE_AT_LEAST];
+	const struct figure_hist *ex = &f->hist[HIST_SCALE_EXACT];
 
-	for (i = 0; i < nr_figs; i++) {
-		const struct fig_desc *d = &fig_table[i];
-
-		if (!(d->flags & FIG_INFER_SCALE))
-			continue;
-		if (f->hist[d->hist].max > largest)
-			largest = f->hist[d->hist].max;
-		chunks += f->hist[d->hist].samples;
-	}
-	scale_observe(&fa->scale, largest, facts_max_batch(fa), chunks,
-		      facts_overshoot_slack(fa));
+	scale_observe(&fa->scale, (int)lb->max, lb->samples, (int)ex->max,
+		      ex->samples);
 }

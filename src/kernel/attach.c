@@ -107,6 +107,24 @@ static bool btf_has_func(const struct btf *btf, const char *fn)
 	return btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) > 0;
 }
 
+static bool btf_has_member(const struct btf *btf, const char *st,
+			   const char *member)
+{
+	const struct btf_member *m;
+	const struct btf_type *t;
+	int id, i;
+
+	id = btf__find_by_name_kind(btf, st, BTF_KIND_STRUCT);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	if (!t)
+		return false;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), member))
+			return true;
+	return false;
+}
+
 static int gather_facts(struct attach *a, struct kernel_facts *kf)
 {
 	unsigned long long addrs[NR_PROBES];
@@ -136,12 +154,15 @@ static int gather_facts(struct attach *a, struct kernel_facts *kf)
 			if (btf_has_func(btf, d->fns[k]))
 				break;
 		}
-		kf->in_btf[id] = btf_has_func(btf, kf->fn[id]);
+		kf->in_btf[id] = kf->fn[id] && btf_has_func(btf, kf->fn[id]);
 		kf->tp_nargs[id] = d->tp ? tp_nargs(btf, d->tp) : -ENOENT;
+		kf->tp_exit_nargs[id] = d->tp_exit ? tp_nargs(btf, d->tp_exit) :
+						     -ENOENT;
 	}
+	kf->pcp_free_count = btf_has_member(btf, "per_cpu_pages", "free_count");
 	kallsyms_lookup_many(KALLSYMS_PATH, kf->fn, NR_PROBES, addrs);
 	for (id = 0; id < NR_PROBES; id++)
-		kf->in_kallsyms[id] = addrs[id] != 0;
+		kf->in_kallsyms[id] = kf->fn[id] && addrs[id] != 0;
 	kf->kprobe_pmu = !access(KPROBE_PMU_PATH, R_OK);
 	/* parsed once here; freed before libbpf parses it for the load */
 	btf__free(btf);
@@ -176,6 +197,7 @@ static void probe_progs(struct attach *a, int id, struct prog_pair *pp)
 		break;
 	case MODE_TRACEPOINT:
 		pp->entry = prog_named(a, d->tp_prog);
+		pp->exit = prog_named(a, d->tp_exit_prog);
 		break;
 	default:
 		break;
@@ -227,7 +249,7 @@ static void set_autoload(struct attach *a, const struct kernel_facts *kf)
 			bpf_program__set_autoload(pp.entry, true);
 		if (pp.exit)
 			bpf_program__set_autoload(pp.exit, true);
-		if (a->probes[id].mode == MODE_FENTRY) {
+		if (a->probes[id].mode == MODE_FENTRY && pp.entry && pp.exit) {
 			bpf_program__set_attach_target(pp.entry, 0, kf->fn[id]);
 			bpf_program__set_attach_target(pp.exit, 0, kf->fn[id]);
 		}
@@ -316,7 +338,7 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 	memset(a, 0, sizeof(*a));
 	verbose_libbpf = o->verbose;
 	libbpf_set_print(libbpf_print);
-	plan_rules_init(&rules, o->want);
+	plan_rules_init(&rules, o);
 
 	if (!has_bpf_privileges()) {
 		snprintf(
@@ -384,6 +406,12 @@ void attach_set_run_cap(struct attach *a, unsigned long long pages)
 		a->skel->bss->run_max_pages = pages;
 }
 
+void attach_set_scale(struct attach *a, int scale)
+{
+	if (a->skel)
+		a->skel->data->scale_in_force = scale;
+}
+
 int attach_read_kernel_int(struct attach *a, unsigned long long addr,
 			   int *value)
 {
@@ -404,13 +432,11 @@ int attach_read_kernel_int(struct attach *a, unsigned long long addr,
 	return 0;
 }
 
-void attach_prog_stats(const struct attach *a, uint64_t *run_ns,
-		       uint64_t *run_cnt)
+void attach_prog_stats(const struct attach *a, struct prog_stats *ps)
 {
 	struct bpf_program *prog;
 
-	*run_ns = 0;
-	*run_cnt = 0;
+	memset(ps, 0, sizeof(*ps));
 	if (!a->skel)
 		return;
 	bpf_object__for_each_program(prog, a->skel->obj) {
@@ -420,7 +446,8 @@ void attach_prog_stats(const struct attach *a, uint64_t *run_ns,
 
 		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
 			continue;
-		*run_ns += info.run_time_ns;
-		*run_cnt += info.run_cnt;
+		ps->run_ns += info.run_time_ns;
+		ps->run_cnt += info.run_cnt;
+		ps->recursion_misses += info.recursion_misses;
 	}
 }

@@ -14,7 +14,7 @@
 #include "probes.h"
 
 #define ATTACH_MSG_LEN 320
-#define ATTACH_MAX_LINKS 16
+#define ATTACH_MAX_LINKS 24
 
 struct pcptop_bpf;
 struct bpf_link;
@@ -30,6 +30,8 @@ struct attach {
 	char fallback[ATTACH_MSG_LEN];
 	/* one line for the user when attach_open() fails */
 	char error[ATTACH_MSG_LEN];
+	/* recursion misses at the last snapshot, for the per-interval count */
+	uint64_t misses_seen;
 };
 
 /*
@@ -46,8 +48,16 @@ void attach_set_run_cap(struct attach *a, unsigned long long pages);
 int attach_read_kernel_int(struct attach *a, unsigned long long addr,
 			   int *value);
 
-/* run time and run count of every loaded program, summed (bpf_stats) */
-void attach_prog_stats(const struct attach *a, uint64_t *run_ns,
-		       uint64_t *run_cnt);
+/* the scale in force for the probes' free_high inference, -1 unknown */
+void attach_set_scale(struct attach *a, int scale);
+
+/* what every loaded program's bpf_prog_info says, summed */
+struct prog_stats {
+	uint64_t run_ns; /* with bpf_stats on */
+	uint64_t run_cnt;
+	uint64_t recursion_misses; /* runs the kernel skipped */
+};
+
+void attach_prog_stats(const struct attach *a, struct prog_stats *ps);
 
 #endif /* PCPTOP_ATTACH_H */

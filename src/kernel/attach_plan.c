@@ -4,12 +4,18 @@
 #include <string.h>
 #include "attach_plan.h"
 
-void plan_rules_init(struct plan_rules *r, enum probe_mode want)
+void plan_rules_init(struct plan_rules *r, const struct attach_opts *o)
 {
 	memset(r, 0, sizeof(*r));
-	r->allow_fentry = want == MODE_AUTO || want == MODE_FENTRY;
-	r->allow_kprobe = want == MODE_AUTO || want == MODE_KPROBE;
-	r->allow_fn_probes = want != MODE_TRACEPOINT;
+	r->allow_fentry = o->want == MODE_AUTO || o->want == MODE_FENTRY;
+	r->allow_kprobe = o->want == MODE_AUTO || o->want == MODE_KPROBE;
+	r->allow_fn_probes = o->want != MODE_TRACEPOINT;
+	r->exact_free_high = o->exact_free_high;
+}
+
+static bool fn_mode(enum probe_mode m)
+{
+	return m == MODE_FENTRY || m == MODE_KPROBE;
 }
 
 static void set_probe(struct probe_state *p, enum probe_mode mode,
@@ -55,6 +61,70 @@ static const char *fn_unavailable(const struct kernel_facts *kf,
 	return buf;
 }
 
+/*
+ * Interrupt and lock tracepoints only mean something inside a call the
+ * function probes time; they go where bulk frees or refills are fentry
+ * or kprobe.
+ */
+static void plan_support(const struct kernel_facts *kf, int id,
+			 struct probe_state probes[NR_PROBES])
+{
+	const struct probe_desc *d = &probe_table[id];
+	struct probe_state *p = &probes[id];
+
+	if (!fn_mode(probes[PROBE_BULK_FREE].mode) &&
+	    !fn_mode(probes[PROBE_REFILL].mode)) {
+		set_probe(p, MODE_NONE, "", false,
+			  "%s: only beside function probes", d->what);
+		return;
+	}
+	if (kf->tp_nargs[id] < d->tp_nargs ||
+	    kf->tp_exit_nargs[id] < d->tp_nargs) {
+		set_probe(p, MODE_NONE, "", false,
+			  "%s: no %s:%s / %s in this kernel", d->what,
+			  d->tp_cat, d->tp, d->tp_exit);
+		return;
+	}
+	set_probe(p, MODE_TRACEPOINT, d->tp, false, "%s: %s:%s and %s", d->what,
+		  d->tp_cat, d->tp, d->tp_exit);
+}
+
+/*
+ * Without --exact-free-high the commit function, called on every free,
+ * stays unprobed: free_high is read off each bulk free instead. 6.1
+ * flushes the whole pageset on free_high and nothing else does, so there
+ * it is exact; from 6.7 the previous free's order, part of the rule, is
+ * not visible at the flush.
+ */
+static void plan_free_high_inferred(const struct kernel_facts *kf,
+				    const struct plan_rules *r,
+				    struct probe_state probes[NR_PROBES])
+{
+	const struct probe_state *bulk = &probes[PROBE_BULK_FREE];
+	const char *fn = kf->fn[PROBE_FREE_HIGH] ?
+				 kf->fn[PROBE_FREE_HIGH] :
+				 probe_table[PROBE_FREE_HIGH].fns[0];
+	struct probe_state *p = &probes[PROBE_FREE_HIGH];
+
+	if (!fn_mode(bulk->mode)) {
+		set_probe(
+			p, MODE_NONE, "", false,
+			"%s: tracepoint events cannot tell free_high flushes from others (see hi_order_runs)",
+			fn);
+		return;
+	}
+	if (kf->pcp_free_count)
+		set_probe(
+			p, MODE_HEURISTIC, bulk->target, true,
+			"inferred at each bulk free, estimated: the previous free's order is not visible there; --exact-free-high probes %s on every free",
+			fn);
+	else
+		set_probe(
+			p, MODE_HEURISTIC, bulk->target, false,
+			"inferred at each bulk free, exact: this kernel flushes the whole pageset on free_high and on nothing else");
+	(void)r;
+}
+
 static void plan_probe(const struct kernel_facts *kf,
 		       const struct plan_rules *r, int id,
 		       struct probe_state probes[NR_PROBES])
@@ -62,10 +132,19 @@ static void plan_probe(const struct kernel_facts *kf,
 	const struct probe_desc *d = &probe_table[id];
 	const char *fn = kf->fn[id] ? kf->fn[id] : d->fns[0];
 	char why_buf[PROBE_REASON_LEN];
-	const char *why = fn_unavailable(kf, r, id, why_buf, sizeof(why_buf));
+	const char *why;
 	struct probe_state *p = &probes[id];
 	char tp[PROBE_TARGET_LEN];
 
+	if (d->support) {
+		plan_support(kf, id, probes);
+		return;
+	}
+	if (id == PROBE_FREE_HIGH && !r->exact_free_high) {
+		plan_free_high_inferred(kf, r, probes);
+		return;
+	}
+	why = fn_unavailable(kf, r, id, why_buf, sizeof(why_buf));
 	if (r->allow_fn_probes && kf->in_btf[id] && r->allow_fentry) {
 		set_probe(p, MODE_FENTRY, fn, false, "fentry/fexit on %s", fn);
 		return;
@@ -83,14 +162,9 @@ static void plan_probe(const struct kernel_facts *kf,
 	}
 	/* the arguments the program reads must all be there */
 	if (d->tp && kf->tp_nargs[id] >= d->tp_nargs) {
-		snprintf(tp, sizeof(tp), "kmem:%s", d->tp);
+		snprintf(tp, sizeof(tp), "%s:%s", d->tp_cat, d->tp);
 		set_probe(p, MODE_TRACEPOINT, tp, true, "%s: %s; %s", fn, why,
 			  d->tp_note);
-		return;
-	}
-	if (d->heuristic_on >= 0 && probes[d->heuristic_on].mode != MODE_NONE) {
-		set_probe(p, MODE_HEURISTIC, probes[d->heuristic_on].target,
-			  true, "%s: %s; %s", fn, why, d->heuristic_note);
 		return;
 	}
 	set_probe(p, MODE_NONE, "", false, "%s: %s", fn, why);

@@ -19,6 +19,9 @@ struct kernel_facts {
 	bool in_kallsyms[NR_PROBES];
 	bool kprobe_pmu; /* CONFIG_KPROBES */
 	int tp_nargs[NR_PROBES]; /* the stand-in's arguments, -errno */
+	int tp_exit_nargs[NR_PROBES]; /* a support probe's second one */
+	/* per_cpu_pages has free_count (v6.7+): free_high is inferred then */
+	bool pcp_free_count;
 };
 
 #define PLAN_REFUSED_LEN 96
@@ -28,11 +31,12 @@ struct plan_rules {
 	bool allow_fentry;
 	bool allow_kprobe;
 	bool allow_fn_probes; /* false for --mode tracepoint */
+	bool exact_free_high; /* --exact-free-high: probe every free */
 	char fentry_refused[PLAN_REFUSED_LEN];
 	char kprobe_refused[PLAN_REFUSED_LEN];
 };
 
-void plan_rules_init(struct plan_rules *r, enum probe_mode want);
+void plan_rules_init(struct plan_rules *r, const struct attach_opts *o);
 /* fill probes[] (mode, target, reason, estimated) for every probe */
 void attach_plan(const struct kernel_facts *kf, const struct plan_rules *r,
 		 struct probe_state probes[NR_PROBES]);

@@ -30,6 +30,15 @@ static int write_long_file(const char *path, long v)
  * go off however pcptop ends. Kernels before 5.8 only have the sysctl:
  * then the old value is put back on every way out that runs cleanup.
  */
+static void cost_baseline(struct cost_src *cs, const struct attach *a)
+{
+	struct prog_stats ps;
+
+	attach_prog_stats(a, &ps);
+	cs->run_ns = ps.run_ns;
+	cs->run_cnt = ps.run_cnt;
+}
+
 void cost_on(struct cost_src *cs, const struct attach *a)
 {
 	int fd, err;
@@ -53,7 +62,7 @@ void cost_on(struct cost_src *cs, const struct attach *a)
 	}
 	cs->sysctl_set = true;
 out:
-	attach_prog_stats(a, &cs->run_ns, &cs->run_cnt);
+	cost_baseline(cs, a);
 }
 
 void cost_off(struct cost_src *cs)
@@ -69,9 +78,12 @@ void cost_off(struct cost_src *cs)
 void cost_sample(struct cost_src *cs, const struct attach *a, double secs,
 		 struct cost_sample *out)
 {
+	struct prog_stats ps;
 	uint64_t ns, cnt;
 
-	attach_prog_stats(a, &ns, &cnt);
+	attach_prog_stats(a, &ps);
+	ns = ps.run_ns;
+	cnt = ps.run_cnt;
 	out->valid = !cs->off[0] && secs > 0;
 	out->ns_per_event = cnt > cs->run_cnt ?
 				    (double)(ns - cs->run_ns) /

@@ -45,6 +45,23 @@ static int read_and_zero(int fd, __u32 base, int nr_keys, void *dst,
 	return 0;
 }
 
+/*
+ * Program runs the kernel skipped since the last snapshot (a program was
+ * already running on that CPU): from bpf_prog_info, into the snapshot
+ * like any counter so recordings keep them. They carry no CPU or zone.
+ */
+static void add_misses(struct attach *a, struct snapshot *s)
+{
+	struct prog_stats ps;
+	int key = pcptop_counter_key(PCPTOP_ZONE_UNKNOWN, 0, 0);
+
+	attach_prog_stats(a, &ps);
+	if (ps.recursion_misses >= a->misses_seen && s->nr_cpus > 0)
+		s->counters[key].c[CNT_RECURSION_MISSES] =
+			ps.recursion_misses - a->misses_seen;
+	a->misses_seen = ps.recursion_misses;
+}
+
 int snapshot_take(struct attach *a, struct snapshot *s)
 {
 	struct timespec grace = { 0, EPOCH_GRACE_NS };
@@ -73,6 +90,8 @@ int snapshot_take(struct attach *a, struct snapshot *s)
 				    old * PCPTOP_NR_COUNTER_KEYS,
 				    PCPTOP_NR_COUNTER_KEYS, s->counters, csz,
 				    s->nr_cpus, buf, zeroes);
+	if (!err)
+		add_misses(a, s);
 out:
 	free(buf);
 	free(zeroes);

@@ -108,6 +108,9 @@ int system_attach(struct system *s, const struct attach_opts *o,
 		return -EIO;
 	}
 	attach_set_run_cap(&s->a, s->f.run_cap_pages);
+	attach_set_scale(&s->a, s->f.scale.source == SCALE_SRC_INFERRED ?
+					-1 :
+					s->f.scale.value);
 	return 0;
 }
 

@@ -37,6 +37,9 @@ void stat_usage(FILE *f)
 		"                       file (pcptop_* metrics), rewritten every interval\n"
 		"      --cross-check    also count pages with kmem:mm_page_pcpu_drain next to\n"
 		"                       the function probe (the two must agree)\n"
+		"      --exact-free-high  probe the commit function on every free, for\n"
+		"                       exact free_high counts on 6.7+ (costs more: see\n"
+		"                       docs/PERFORMANCE.md; pcptop info shows the cost)\n"
 		"      --run-gap NS     tracepoint mode: events further apart than NS on one\n"
 		"                       CPU start a new estimated call (default %d)\n"
 		"  -v, --verbose        libbpf's log on stderr\n"
@@ -73,7 +76,7 @@ static int stat_loop(const struct stat_opts *o, struct system *sys,
 		}
 		end = clock_mono_s();
 		figures_compute(snap, SNAP_ALL, SNAP_ALL, &f);
-		stat_observe_chunks(&sys->f, &f);
+		stat_observe_scale(&sys->f, &f);
 		prom_update(ps, &f, end - start);
 		if (o->json)
 			stat_print_json(stdout, &sys->f, &f, end - start);

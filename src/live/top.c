@@ -69,6 +69,9 @@ void top_usage(FILE *f)
 		"                        codes: for logs, pipes and serial captures\n"
 		"  -m, --mode MODE       auto (default): fentry, else kprobe, else\n"
 		"                        tracepoints; or force fentry | kprobe | tracepoint\n"
+		"      --exact-free-high  probe the commit function on every free, for\n"
+		"                        exact free_high counts on 6.7+ (costs more: see\n"
+		"                        docs/PERFORMANCE.md)\n"
 		"  -v, --verbose         libbpf's log on stderr\n"
 		"  -h, --help            this text\n"
 		"\n"
@@ -93,7 +96,8 @@ void top_usage(FILE *f)
 		"Keys: q quit; h or ? help; Up/Down (PgUp PgDn Home End) select a row;\n"
 		"s or > next sort column, < previous (marked '*'); z zone filter (all,\n"
 		"then each zone); c per-CPU rows or one row per zone summed; H or Tab\n"
-		"pane shows batch sizes or zone->lock times; space pauses the display\n"
+		"pane shows batch sizes or zone->lock times (spans in tracepoint mode);\n"
+		"space pauses the display\n"
 		"(sampling goes on; resuming shows the latest interval); d new delay;\n"
 		"Ctrl-L redraw.\n"
 		"\n"
@@ -188,7 +192,7 @@ static int state_init(struct top_state *s, const struct top_opts *o,
 
 	if (nr_cpus < 0)
 		return nr_cpus;
-	top_cols_init();
+	top_cols_init(&sys->f);
 	s->a = &sys->a;
 	s->ctx.facts = &sys->f;
 	s->ctx.nr_cpus = nr_cpus;

@@ -63,10 +63,13 @@ struct top_col_desc {
 	enum top_stat stat;
 };
 
-/* the columns: the fixed ones, then every figtab column, in table order */
+/*
+ * The columns: the fixed ones, then the figtab columns of every figure
+ * this run measures (fa NULL: all of them), in table order.
+ */
 extern struct top_col_desc top_cols[TOP_MAX_COLS];
 extern int top_nr_cols;
-void top_cols_init(void);
+void top_cols_init(const struct facts *fa);
 
 struct top_row {
 	int cpu; /* SNAP_ALL: summed over CPUs */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
+#include "probes.h"
 #include "snapshot.h"
 #include "top.h"
 
@@ -202,11 +203,18 @@ static void draw_header(struct top_frame *f, const struct top_ctx *c,
 		frame_add(f, 0, "kernel %s %s  %s  pageblock order %d",
 			  fa->release, fa->arch, cost, fa->pageblock_order);
 
-	for (i = 0; i < fa->nr_probes && n < sizeof(buf); i++)
+	for (i = 0; i < fa->nr_probes && n < sizeof(buf); i++) {
+		int id = probe_find(fa->probes[i].name);
+
+		/* support probes only ride beside function probes */
+		if (fa->probes[i].mode == MODE_NONE && id >= 0 &&
+		    probe_table[id].support)
+			continue;
 		n += snprintf(buf + n, sizeof(buf) - n, " %s=%s%s",
 			      fa->probes[i].name,
 			      mode_short(fa->probes[i].mode),
 			      fa->probes[i].estimated ? "~" : "");
+	}
 	frame_add(f, 0, "probes:%s%s", buf,
 		  (int)(n + strlen(PROBES_LEGEND_LONG)) < f->cols ?
 			  PROBES_LEGEND_LONG :
@@ -416,9 +424,10 @@ static void draw_pane(struct top_frame *f, const struct top_ctx *c,
 	char who[TOP_MSG_LEN];
 	int w, n, nl, nr, i, two;
 
-	/* the pane's group: its first two histograms of figtab */
+	/* the pane's group: its first two histograms this run measures */
 	for (i = 0; i < NR_PCPTOP_HISTS && k < 2; i++)
-		if (hist_table[i].pane == v->pane)
+		if (hist_table[i].pane == v->pane &&
+		    facts_hist_shown(c->facts, i))
 			h[k++] = i;
 	if (h[0] < 0)
 		return;
@@ -447,7 +456,9 @@ static void draw_pane(struct top_frame *f, const struct top_ctx *c,
 
 	frame_add(f, TA_BOLD, "%s of %s%s",
 		  v->pane == PANE_BATCH ? "batch sizes (pages)" :
-					  "zone->lock wait+hold (ns)",
+		  hist_table[h[0]].avail == AVAIL_TP ?
+					  "event spans (ns)" :
+					  "zone->lock hold and wait (ns)",
 		  who, v->batch ? "" : "   H/Tab: switch");
 	frame_add(f, 0, "%-*s%*s%s", w, hist_table[h[0]].title,
 		  two ? HIST_GAP : 0, "", two ? hist_table[h[1]].title : "");
@@ -511,7 +522,7 @@ int top_draw_main(struct top_frame *f, const struct top_ctx *c,
 
 /* ---- help ---- */
 
-static const char *const help_text[] = {
+static const char *const help_keys[] = {
 	"pcptop top: keys                                   any key returns",
 	"  q            quit (Ctrl-C too)",
 	"  h ?          this help",
@@ -519,28 +530,53 @@ static const char *const help_text[] = {
 	"  s >   <      sort by the next / previous column (marked '*')",
 	"  z            zone filter: all, then each zone in turn",
 	"  c            rows per CPU, or one per zone summed over CPUs",
-	"  H Tab        pane: batch sizes, or zone->lock wait+hold times",
+	"  H Tab        pane: batch sizes, or zone->lock times (spans in",
+	"               tracepoint mode)",
 	"  space        pause the display; sampling goes on, resume shows",
 	"               the latest interval",
 	"  d            change the delay between refreshes (seconds)",
 	"  Ctrl-L       redraw",
 	"Columns, per second over the last interval unless said",
 	"  COUNT HIGH BATCH  pcp->count, high, batch, read from /proc/zoneinfo",
-	"  REF/s RPG/s       refills (rmqueue_bulk) and the pages they brought",
-	"  BULK/s BPG/s      bulk frees (free_pcppages_bulk) and pages freed",
-	"  AVG MAX           pages per bulk free: average, largest",
-	"  FHI/s DEC/s       free_high flushes, decay_pcp_high trims",
-	"  P50 P99 HMAX      zone->lock wait+hold, bulk frees and refills (log2",
-	"                    slot bounds: 'at most')",
+};
+
+static const char *const help_tail[] = {
+	"  times: p99 and max; percentiles are log2 slot bounds ('at most')",
 	"  '-': not measured on this row in this mode. all(tp): tracepoint",
 	"  events carry no zone; its COUNT and HIGH are summed over zones.",
 };
+
+#define HELP_LABELS_W 17
+
+/* a line per figure with columns in this run, from the figure table */
+static void help_columns(struct top_frame *f)
+{
+	char labels[TOP_LINE_LEN];
+	int i, n;
+
+	for (i = 0; i < top_nr_cols; i++) {
+		const struct fig_desc *d = top_cols[i].fig;
+
+		if (top_cols[i].kind != TC_FIG ||
+		    (i > 0 && top_cols[i - 1].fig == d))
+			continue;
+		for (n = 0, labels[0] = '\0';
+		     i + n < top_nr_cols && top_cols[i + n].fig == d; n++)
+			snprintf(labels + strlen(labels),
+				 sizeof(labels) - strlen(labels), "%s%s",
+				 n ? " " : "", top_cols[i + n].label);
+		frame_add(f, 0, "  %-*s %s", HELP_LABELS_W, labels, d->title);
+	}
+}
 
 int top_draw_help(struct top_frame *f)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(help_text) / sizeof(help_text[0]); i++)
-		frame_add(f, i ? 0 : TA_BOLD, "%s", help_text[i]);
+	for (i = 0; i < sizeof(help_keys) / sizeof(help_keys[0]); i++)
+		frame_add(f, i ? 0 : TA_BOLD, "%s", help_keys[i]);
+	help_columns(f);
+	for (i = 0; i < sizeof(help_tail) / sizeof(help_tail[0]); i++)
+		frame_add(f, 0, "%s", help_tail[i]);
 	return f->oom ? -ENOMEM : 0;
 }

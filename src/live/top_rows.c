@@ -48,7 +48,7 @@ static void add_fig_col(const struct fig_desc *d, const char *label, int width,
 		add_col(label, width, ALIGN_RIGHT, TC_FIG, d, stat);
 }
 
-void top_cols_init(void)
+void top_cols_init(const struct facts *fa)
 {
 	int i;
 
@@ -61,6 +61,9 @@ void top_cols_init(void)
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
+		/* a figure this run does not measure has no column */
+		if (fa && !facts_fig_shown(fa, d))
+			continue;
 		add_fig_col(d, d->col_events, COL_MIN_W, TS_EVENTS_RATE);
 		add_fig_col(d, d->col_pages, COL_RATE_W, TS_PAGES_RATE);
 		add_fig_col(d, d->col_avg, COL_MIN_W, TS_AVG);
@@ -186,7 +189,7 @@ static bool has_events(const struct figures *f)
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
-		if (d->type == FIG_CHECK)
+		if (d->type == FIG_CHECK || d->type == FIG_COUNT)
 			continue;
 		if (fig_events(d, f) || fig_pages(d, f) || fig_total(d, f))
 			return true;

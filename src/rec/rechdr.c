@@ -395,18 +395,58 @@ static int get_names(struct rcur *c, int *map, int max,
 	return 0;
 }
 
+/*
+ * What 0.1.0 called "zone->lock" time was a call's entry to exit (function
+ * probes) or an event run's span (tracepoints), and its free_high in
+ * tracepoint mode was any run starting at an order 1-3 list: read them as
+ * what they were.
+ */
+static const char *legacy_rename(const char *name, bool tracepoint)
+{
+	static const struct {
+		const char *old, *fn, *tp;
+	} renames[] = {
+		{ "bulk_free_lock_ns", "bulk_free_call_ns",
+		  "bulk_free_span_ns" },
+		{ "refill_lock_ns", "refill_call_ns", "refill_span_ns" },
+		{ "lock_ns", "bulk_free_call_ns", "bulk_free_span_ns" },
+		{ "free_high_count", "free_high_count", "hi_order_runs" },
+		{ "free_high_pages", "free_high_pages", "hi_order_pages" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(renames) / sizeof(renames[0]); i++)
+		if (!strcmp(name, renames[i].old))
+			return tracepoint ? renames[i].tp : renames[i].fn;
+	return name;
+}
+
 /* 1.0 files: the fixed order of pcptop 0.1.0 */
 static void legacy_maps(struct rec_header *h)
 {
+	bool tp = facts_mode(&h->f, PROBE_BULK_FREE) == MODE_TRACEPOINT;
+	struct fact_probe *fh =
+		(struct fact_probe *)facts_probe(&h->f, "free_high");
 	size_t i;
 
+	/* its "free_high" there was no such thing: hi_order_runs now hold it */
+	if (tp && fh && fh->mode == MODE_HEURISTIC) {
+		fh->mode = MODE_NONE;
+		snprintf(fh->mode_name, sizeof(fh->mode_name), "none");
+		snprintf(
+			fh->reason, sizeof(fh->reason),
+			"recorded by 0.1.0 as runs starting at an order 1-3 list: see hi_order_runs");
+	}
 	for (i = 0; i < REC_MAX_COUNTERS; i++)
 		h->cnt_map[i] = i < NR_LEGACY_COUNTERS ?
-					counter_find(legacy_counters[i]) :
+					counter_find(legacy_rename(
+						legacy_counters[i], tp)) :
 					-1;
 	for (i = 0; i < REC_MAX_DIM; i++)
 		h->hist_map[i] =
-			i < NR_LEGACY_HISTS ? hist_find(legacy_hists[i]) : -1;
+			i < NR_LEGACY_HISTS ?
+				hist_find(legacy_rename(legacy_hists[i], tp)) :
+				-1;
 }
 
 static void get_probe(struct rcur *c, struct facts *f)

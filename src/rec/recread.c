@@ -227,14 +227,15 @@ int rec_open(struct rec_reader *r, const char *path)
 	}
 	r->h.version_major = major;
 	r->h.version_minor = minor;
-	if (r->h.dims.max_zones != PCPTOP_MAX_ZONES ||
+	/* zones map by index (the last is "unknown"); orders and migratetypes must match */
+	if (r->h.dims.max_zones < 2 ||
 	    r->h.dims.order_slots != PCPTOP_ORDER_SLOTS ||
 	    r->h.dims.mt_slots != PCPTOP_MT_SLOTS) {
 		set_msg(r, -EPROTO,
-			"%s: counters are keyed by %u zones x %u orders x %u migratetypes; this pcptop reads %d x %d x %d",
+			"%s: counters are keyed by %u zones x %u orders x %u migratetypes; this pcptop reads n x %d x %d",
 			path, r->h.dims.max_zones, r->h.dims.order_slots,
-			r->h.dims.mt_slots, PCPTOP_MAX_ZONES,
-			PCPTOP_ORDER_SLOTS, PCPTOP_MT_SLOTS);
+			r->h.dims.mt_slots, PCPTOP_ORDER_SLOTS,
+			PCPTOP_MT_SLOTS);
 		goto fail_hdr;
 	}
 	r->snap.nr_cpus = (int)r->h.dims.nr_cpus;
@@ -269,6 +270,17 @@ static uint64_t get_le64(const unsigned char *p)
 }
 
 /*
+ * A file's zone index as this build keys it: the file's last slot is its
+ * "unknown", as is ours; real zones past ours (none has a pageset) join it.
+ */
+static int own_zone(const struct rec_dims *d, uint32_t z)
+{
+	if (z + 1 >= d->max_zones || z >= PCPTOP_ZONE_UNKNOWN)
+		return PCPTOP_ZONE_UNKNOWN;
+	return (int)z;
+}
+
+/*
  * Scatter the file's arrays into r->snap through the header's maps:
  * histograms or counters this build does not know are dropped, ones the
  * file lacks stay zero, and slots past ours fold into our last, as the
@@ -295,14 +307,16 @@ static void decode_arrays(struct rec_reader *r, const unsigned char *p)
 				if (own >= 0)
 					v = &s->hists[(size_t)cpu *
 							      PCPTOP_NR_HIST_KEYS +
-						      pcptop_hist_key((int)z,
-								      own)];
+						      pcptop_hist_key(
+							      own_zone(d, z),
+							      own)];
 				for (i = 0; i <= d->hist_slots;
 				     i++, p += REC_VALUE_SIZE) {
 					if (!v)
 						continue;
 					if (i == d->hist_slots) {
-						v->max = get_le64(p);
+						if (get_le64(p) > v->max)
+							v->max = get_le64(p);
 						continue;
 					}
 					slot = i < PCPTOP_HIST_SLOTS ?
@@ -314,16 +328,20 @@ static void decode_arrays(struct rec_reader *r, const unsigned char *p)
 		}
 	}
 	for (cpu = 0; cpu < d->nr_cpus; cpu++) {
-		for (k = 0; k < PCPTOP_NR_COUNTER_KEYS; k++) {
+		for (k = 0; k < d->max_zones * d->order_slots * d->mt_slots;
+		     k++) {
+			uint32_t z = k / (d->order_slots * d->mt_slots);
+			uint32_t om = k % (d->order_slots * d->mt_slots);
+			int own = pcptop_counter_key(own_zone(d, z), 0, 0) + om;
 			struct pcptop_counter_val *v =
 				&s->counters[(size_t)cpu *
 						     PCPTOP_NR_COUNTER_KEYS +
-					     k];
+					     own];
 
 			for (i = 0; i < d->nr_counters;
 			     i++, p += REC_VALUE_SIZE)
 				if (r->h.cnt_map[i] >= 0)
-					v->c[r->h.cnt_map[i]] = get_le64(p);
+					v->c[r->h.cnt_map[i]] += get_le64(p);
 		}
 	}
 }

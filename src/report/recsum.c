@@ -155,20 +155,17 @@ bool rec_cnt_any(const uint64_t cnt[NR_PCPTOP_COUNTERS])
 
 int rec_inferred_scale(const struct rec_summary *s, int *scale)
 {
-	uint64_t largest = 0;
-	int i;
+	const struct figure_hist *lb = &s->total.hist[HIST_SCALE_AT_LEAST];
+	const struct figure_hist *ex = &s->total.hist[HIST_SCALE_EXACT];
 
-	/* the chunks bounded by batch << scale, as stat infers */
-	for (i = 0; i < nr_figs; i++) {
-		const struct fig_desc *d = &fig_table[i];
-
-		if ((d->flags & FIG_INFER_SCALE) &&
-		    s->total.hist[d->hist].max > largest)
-			largest = s->total.hist[d->hist].max;
-	}
-	/* pages freed, not asked for: allow the last page's overshoot */
-	return scale_infer_slack(largest, facts_max_batch(&s->h.f),
-				 facts_overshoot_slack(&s->h.f), scale);
+	/* a chunk cut at batch << scale shows it; else the best lower bound */
+	if (ex->samples)
+		*scale = (int)ex->max;
+	else if (lb->samples)
+		*scale = (int)lb->max;
+	else
+		return -ENODATA;
+	return 0;
 }
 
 void rec_command_line(const struct rec_summary *s, char *buf, size_t len)
@@ -227,11 +224,20 @@ static double secs_of(uint64_t ns)
 	return (double)ns / (double)NSEC_PER_SEC;
 }
 
+/* a figure this recording did not measure is NaN, so diffs stay aligned */
+static double shown_or_nan(bool shown, double v)
+{
+	return shown ? v : NAN;
+}
+
 static void fig_metrics(const struct rec_summary *s, const struct fig_desc *d,
 			struct rec_metric *m, int *n, int max)
 {
 	const struct figures *t = &s->total;
+	bool on = facts_fig_shown(&s->h.f, d);
 
+#define metric(m, n, max, key, part, unit, v, bound) \
+	metric(m, n, max, key, part, unit, shown_or_nan(on, v), bound)
 	switch (d->type) {
 	case FIG_BATCH:
 		metric(m, n, max, d->key, d->events_key, "",
@@ -258,12 +264,18 @@ static void fig_metrics(const struct rec_summary *s, const struct fig_desc *d,
 		metric(m, n, max, d->key, "max", "ns", (double)fig_max(d, t),
 		       false);
 		break;
+	case FIG_COUNT:
+		metric(m, n, max, d->key, "count", "", (double)fig_total(d, t),
+		       false);
+		break;
 	case FIG_CHECK:
 		break;
 	}
+#undef metric
 }
 
-int rec_metrics(const struct rec_summary *s, struct rec_metric *m, int max)
+int rec_metrics(const struct rec_summary *s, const struct rec_summary *other,
+		struct rec_metric *m, int max)
 {
 	bool cmd = s->have_end && s->end.have_command;
 	int n = 0, i;
@@ -276,7 +288,12 @@ int rec_metrics(const struct rec_summary *s, struct rec_metric *m, int max)
 	       cmd ? secs_of(s->end.stime_ns) : NAN, false);
 	metric(m, &n, max, "recorded_s", NULL, "s", s->recorded_s, false);
 	metric(m, &n, max, "intervals", NULL, "", s->nr_points, false);
-	for (i = 0; i < nr_figs; i++)
-		fig_metrics(s, &fig_table[i], m, &n, max);
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (facts_fig_shown(&s->h.f, d) ||
+		    (other && facts_fig_shown(&other->h.f, d)))
+			fig_metrics(s, d, m, &n, max);
+	}
 	return n;
 }

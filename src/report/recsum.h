@@ -70,7 +70,12 @@ struct rec_metric {
 	bool bound; /* a log2 bucket bound ("<="), not a count */
 };
 
-#define REC_MAX_METRICS 64
-int rec_metrics(const struct rec_summary *s, struct rec_metric *m, int max);
+#define REC_MAX_METRICS 96
+/*
+ * s's figures, every one that s or other (NULL: none) measured, in
+ * figtab's order: two recordings' lists line up for a diff.
+ */
+int rec_metrics(const struct rec_summary *s, const struct rec_summary *other,
+		struct rec_metric *m, int max);
 
 #endif /* PCPTOP_RECSUM_H */

@@ -173,7 +173,7 @@ static void totals_table(FILE *f, const struct rec_summary *s)
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
-		if (d->type != FIG_BATCH)
+		if (d->type != FIG_BATCH || !facts_fig_shown(&s->h.f, d))
 			continue;
 		fprintf(f,
 			"<tr><th>%s</th><td>%llu%s</td><td>%llu</td><td>%.1f</td><td>%.1f</td><td>%llu</td></tr>\n",
@@ -187,7 +187,7 @@ static void totals_table(FILE *f, const struct rec_summary *s)
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
-		if (d->type != FIG_TIME)
+		if (d->type != FIG_TIME || !facts_fig_shown(&s->h.f, d))
 			continue;
 		fputs("<p>", f);
 		html_esc(f, d->title);
@@ -204,8 +204,13 @@ static void totals_table(FILE *f, const struct rec_summary *s)
 /* the plots marked always_plotted, the others when they hold data */
 static bool hist_wanted(int h, const struct rec_summary *const *s, int n)
 {
+	bool measured = false;
 	int i;
 
+	for (i = 0; i < n; i++)
+		measured |= facts_hist_shown(&s[i]->h.f, h);
+	if (!measured || !strcmp(hist_table[h].unit, "scale"))
+		return false;
 	if (hist_table[h].always_plotted)
 		return true;
 	for (i = 0; i < n; i++)
@@ -301,8 +306,8 @@ static void delta_table(FILE *f, const struct rec_summary *a,
 	struct rec_metric ma[REC_MAX_METRICS], mb[REC_MAX_METRICS];
 	int n, i;
 
-	n = rec_metrics(a, ma, REC_MAX_METRICS);
-	rec_metrics(b, mb, REC_MAX_METRICS);
+	n = rec_metrics(a, b, ma, REC_MAX_METRICS);
+	rec_metrics(b, a, mb, REC_MAX_METRICS);
 	fputs("<table>\n<tr><th></th><th>A</th><th>B</th><th>B &minus; A</th><th>%</th></tr>\n",
 	      f);
 	for (i = 0; i < n; i++) {

@@ -87,9 +87,10 @@ static void j_totals(struct json_writer *w, const struct rec_summary *s)
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
-		if (d->type != FIG_CHECK || s->h.f.cross_check)
-			json_figure(w, d, &s->total, rec_events_estimated(s, d),
-				    s->recorded_s);
+		if (facts_fig_shown(&s->h.f, d))
+			json_figure(w, &s->h.f, d, &s->total, s->recorded_s);
+		else
+			json_null(w, d->key);
 	}
 	json_obj_begin(w, "counters");
 	j_counters(w, s->total.cnt);
@@ -210,8 +211,8 @@ void report_json(FILE *f, const struct rec_summary *s)
 	j_timeline(&w, s);
 	json_obj_begin(&w, "hist");
 	for (h = 0; h < NR_PCPTOP_HISTS; h++)
-		json_log2_hist(&w, hist_table[h].key, s->total.hist[h].slots,
-			       PCPTOP_HIST_SLOTS);
+		if (facts_hist_shown(&s->h.f, h))
+			json_hist(&w, h, &s->total);
 	json_obj_end(&w);
 	json_obj_end(&w);
 	json_end_line(&w);
@@ -268,8 +269,8 @@ void diff_json(FILE *f, const struct rec_summary *a,
 	struct json_writer w;
 	int n, i, h;
 
-	n = rec_metrics(a, ma, REC_MAX_METRICS);
-	rec_metrics(b, mb, REC_MAX_METRICS);
+	n = rec_metrics(a, b, ma, REC_MAX_METRICS);
+	rec_metrics(b, a, mb, REC_MAX_METRICS);
 	json_init(&w, f);
 	json_obj_begin(&w, NULL);
 	j_side(&w, "a", a);

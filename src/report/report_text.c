@@ -9,6 +9,7 @@
 #include <string.h>
 #include "hist.h"
 #include "report.h"
+#include "stat_print.h"
 #include "units.h"
 
 #define LINE_LEN 512
@@ -76,9 +77,11 @@ static void print_fig_total(FILE *out, const struct rec_summary *s,
 	const struct figures *t = &s->total;
 	double secs = s->recorded_s > 0 ? s->recorded_s : 1;
 
+	if (!facts_fig_shown(&s->h.f, d))
+		return;
 	switch (d->type) {
 	case FIG_BATCH:
-		fprintf(out, "  %-10s %12llu%-1s %14llu %9.1f %8.1f %7llu\n",
+		fprintf(out, "  %-13s %12llu%-1s %14llu %9.1f %8.1f %7llu",
 			d->key, (unsigned long long)fig_events(d, t),
 			mark(s, d), (unsigned long long)fig_pages(d, t),
 			(double)fig_events(d, t) / secs, fig_avg(d, t),
@@ -86,19 +89,20 @@ static void print_fig_total(FILE *out, const struct rec_summary *s,
 		break;
 	case FIG_TIME:
 		fprintf(out,
-			"  %s%s: p50 <= %llu ns, p99 <= %llu ns, max %llu ns, total %.1f ms\n",
+			"  %s%s: p50 <= %llu ns, p99 <= %llu ns, max %llu ns, total %.1f ms",
 			d->title, mark(s, d),
-			(unsigned long long)fig_pct(d, t, PCT_MEDIAN),
-			(unsigned long long)fig_pct(d, t, PCT_TAIL),
+			(unsigned long long)fig_pct_capped(d, t, PCT_MEDIAN),
+			(unsigned long long)fig_pct_capped(d, t, PCT_TAIL),
 			(unsigned long long)fig_max(d, t),
 			(double)fig_total(d, t) / (double)NSEC_PER_MSEC);
+		fig_print_events(out, d, t);
 		break;
 	case FIG_CHECK:
-		if (s->h.f.cross_check)
-			fprintf(out, "  %s: %llu pages (%s)\n", d->key,
-				(unsigned long long)fig_pages(d, t), d->title);
+	case FIG_COUNT:
+		fig_print_count(out, d, t);
 		break;
 	}
+	fig_print_extras(out, &s->h.f, d, t);
 }
 
 static void print_totals(FILE *out, const struct rec_summary *s)
@@ -108,8 +112,8 @@ static void print_totals(FILE *out, const struct rec_summary *s)
 	fprintf(out,
 		"\nTotals over %.1f s ('~' = estimated from tracepoint event runs)\n",
 		s->recorded_s);
-	fprintf(out, "  %-10s %13s %14s %9s %8s %7s\n", "", "calls", "pages",
-		"calls/s", "avg", "max");
+	fprintf(out, "  %-13s %13s %14s %9s %8s %7s\n", "", "events", "pages",
+		"events/s", "avg", "max");
 	for (i = 0; i < nr_figs; i++)
 		if (fig_table[i].type == FIG_BATCH)
 			print_fig_total(out, s, &fig_table[i]);
@@ -123,14 +127,20 @@ static void print_totals(FILE *out, const struct rec_summary *s)
 			inferred);
 }
 
-static void print_pages_row(FILE *out, const char *name, const uint64_t *c)
+static bool split_fig(const struct rec_summary *s, const struct fig_desc *d)
+{
+	return d->type == FIG_BATCH && facts_fig_shown(&s->h.f, d);
+}
+
+static void print_pages_row(FILE *out, const struct rec_summary *s,
+			    const char *name, const uint64_t *c)
 {
 	int i;
 
 	fprintf(out, "  %-8s", name);
 	for (i = 0; i < nr_figs; i++)
-		if (fig_table[i].type == FIG_BATCH)
-			fprintf(out, " %12llu",
+		if (split_fig(s, &fig_table[i]))
+			fprintf(out, " %13llu",
 				(unsigned long long)c[fig_table[i].pages]);
 	fprintf(out, "\n");
 }
@@ -146,18 +156,18 @@ static void print_split(FILE *out, const struct rec_summary *s)
 		"\nPages per CPU and per zone ('unknown': tracepoints carry no zone)\n");
 	fprintf(out, "  %-8s", "");
 	for (i = 0; i < nr_figs; i++)
-		if (fig_table[i].type == FIG_BATCH)
-			fprintf(out, " %12s", fig_table[i].key);
+		if (split_fig(s, &fig_table[i]))
+			fprintf(out, " %13s", fig_table[i].key);
 	fprintf(out, "\n");
 	for (cpu = 0; cpu < s->h.dims.nr_cpus; cpu++) {
 		if (!rec_cnt_any(s->cpu_cnt[cpu]))
 			continue;
 		snprintf(name, sizeof(name), "cpu %u", cpu);
-		print_pages_row(out, name, s->cpu_cnt[cpu]);
+		print_pages_row(out, s, name, s->cpu_cnt[cpu]);
 	}
 	for (z = 0; z < PCPTOP_MAX_ZONES; z++)
 		if (rec_cnt_any(s->zone_cnt[z]))
-			print_pages_row(out, rec_zone_name(&s->h, z),
+			print_pages_row(out, s, rec_zone_name(&s->h, z),
 					s->zone_cnt[z]);
 }
 
@@ -169,7 +179,7 @@ struct tl_col {
 	int width;
 };
 
-static int tl_cols(struct tl_col *c)
+static int tl_cols(const struct rec_summary *s, struct tl_col *c)
 {
 	static const struct {
 		unsigned int part;
@@ -185,6 +195,8 @@ static int tl_cols(struct tl_col *c)
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
+		if (!facts_fig_shown(&s->h.f, d))
+			continue;
 		for (k = 0; k < 4 && n < TL_MAX_COLS; k++) {
 			if (!(d->flags & parts[k].part))
 				continue;
@@ -239,7 +251,7 @@ static void tl_group(FILE *out, const char *key, int w, int ncols)
 static void print_timeline(FILE *out, const struct rec_summary *s)
 {
 	struct tl_col c[TL_MAX_COLS];
-	int n = tl_cols(c), i, k, j, w;
+	int n = tl_cols(s, c), i, k, j, w;
 
 	fprintf(out, "\nTimeline, one line per interval (pages unless said)\n");
 	fprintf(out, "  %8s %5s", "", "");
@@ -269,7 +281,8 @@ static void print_hists(FILE *out, const struct rec_summary *s)
 
 	fprintf(out, "\nHistograms of the whole recording\n");
 	for (h = 0; h < NR_PCPTOP_HISTS; h++) {
-		if (!s->total.hist[h].samples)
+		if (!s->total.hist[h].samples ||
+		    !strcmp(hist_table[h].unit, "scale"))
 			continue;
 		fprintf(out, "\n  %s:\n", hist_table[h].title);
 		hist_print(out, hist_table[h].unit, s->total.hist[h].slots,
@@ -335,8 +348,8 @@ void diff_text(FILE *out, const struct rec_summary *a,
 
 	print_side(out, "A", a);
 	print_side(out, "B", b);
-	n = rec_metrics(a, ma, REC_MAX_METRICS);
-	rec_metrics(b, mb, REC_MAX_METRICS);
+	n = rec_metrics(a, b, ma, REC_MAX_METRICS);
+	rec_metrics(b, a, mb, REC_MAX_METRICS);
 	fprintf(out, "\n  %-26s %14s %14s %14s %9s\n", "", "A", "B", "B - A",
 		"%");
 	for (i = 0; i < n; i++) {
