@@ -86,8 +86,9 @@ bf_pages=$(jq .bulk_free.pages "$S")
 t_cmp "bulk_free.pages > 0" "$bf_pages" -gt 0
 t_cmp "refill.pages > 0" "$(jq .refill.pages "$S")" -gt 0
 t_cmp "bulk_free.calls > 0" "$(jq .bulk_free.calls "$S")" -gt 0
-t_cmp "lock_ns.total > 0" "$(jq .lock_ns.total "$S")" -gt 0
-hist_sum=$(jq '[.hist.bulk_free_pages[].count] | add' "$S")
+t_cmp "bulk_free_span_ns.total > 0 (tracepoint mode: event spans)" "$(jq .bulk_free_span_ns.total "$S")" -gt 0
+t_eq "no zone->lock hold in tracepoint mode" "$(jq .lock_hold_ns "$S")" null
+hist_sum=$(jq '[.hist.bulk_free_pages.buckets[].count] | add' "$S")
 # a run is counted as it starts and sampled as it closes, at the next event
 hist_gap=$(( $(jq .bulk_free.calls "$S") - hist_sum ))
 t_cmp "bulk_free_pages histogram: a sample per call, give or take a run per CPU" \

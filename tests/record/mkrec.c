@@ -12,8 +12,8 @@
  * Four intervals of one second, 2 CPUs, all counts on CPU 0, zone 1; with
  * a COMMAND an end chunk says it exited 3 after 4.0 s.
  * Totals: bulk_free calls 10 * MULT, pages 630 * MULT; refill calls 20,
- * pages 620; free_high 4 flushes of 63 << SCALE pages; lock 10 * MULT
- * samples in the 1024..2047 ns slot.
+ * pages 620; free_high 4 flushes of 63 << SCALE pages; lock hold 10 * MULT
+ * samples in the 1024..2047 ns slot; 4 drain chunks proving SCALE.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,11 +83,14 @@ int main(int argc, char **argv)
 		 scale);
 	snprintf(h.f.arch, sizeof(h.f.arch), "aarch64");
 	snprintf(h.f.hostname, sizeof(h.f.hostname), "board");
-	h.f.nr_probes = 1;
-	snprintf(h.f.probes[0].name, sizeof(h.f.probes[0].name), "bulk_free");
-	snprintf(h.f.probes[0].mode_name, sizeof(h.f.probes[0].mode_name),
-		 "fentry");
-	h.f.probes[0].mode = MODE_FENTRY;
+	/* every figure measured: a fentry run on a 6.12-like kernel */
+	for (i = 0; i < PROBE_IRQ_TIME; i++) {
+		struct fact_probe *p = &h.f.probes[h.f.nr_probes++];
+
+		snprintf(p->name, sizeof(p->name), "%s", probe_table[i].name);
+		snprintf(p->mode_name, sizeof(p->mode_name), "fentry");
+		p->mode = MODE_FENTRY;
+	}
 	snprintf(h.f.mode_summary, sizeof(h.f.mode_summary), "fentry");
 	h.f.scale.value = scale;
 	h.f.scale.source = !strcmp(argv[3], "cmdline") ? SCALE_SRC_CMDLINE :
@@ -144,13 +147,15 @@ int main(int argc, char **argv)
 		c = s.counters[pcptop_counter_key(ZONE, 0, MT_MOVABLE)].c;
 		c[CNT_BULK_FREE_CALLS] = n;
 		c[CNT_BULK_FREE_PAGES] = n * BATCH;
-		c[CNT_BULK_FREE_NS] = n * 1500;
+		c[CNT_LOCK_HOLD_NS] = n * 1500;
 		c[CNT_REFILL_CALLS] = 2 * (i + 1);
 		c[CNT_REFILL_PAGES] = 2 * (i + 1) * REFILL_PAGES;
 		c[CNT_FREE_HIGH_COUNT] = 1;
 		c[CNT_FREE_HIGH_PAGES] = flush;
 		bump(&s, HIST_BULK_FREE_PAGES, SLOT_BULK, n, BATCH);
-		bump(&s, HIST_LOCK_NS, SLOT_LOCK, n, 1500);
+		bump(&s, HIST_LOCK_HOLD_NS, SLOT_LOCK, n, 1500);
+		/* a drain chunk cut at batch << SCALE proves the scale */
+		bump(&s, HIST_SCALE_EXACT, slot_of(scale), 1, scale);
 		bump(&s, HIST_REFILL_PAGES, SLOT_REFILL, 2 * (i + 1),
 		     REFILL_PAGES);
 		bump(&s, HIST_FREE_HIGH_PAGES, slot_of(flush), 1, flush);

@@ -49,20 +49,21 @@ t_eq "totals.bulk_free.pages" "$(j .totals.bulk_free.pages)" 630
 t_eq "totals.refill.pages" "$(j .totals.refill.pages)" 620
 t_eq "totals.free_high.pages (4 x 63 << 5)" "$(j .totals.free_high.pages)" 8064
 t_eq "totals.free_high.max" "$(j .totals.free_high.max)" 2016
-t_eq "totals.lock_ns.p99 (a log2 bound)" "$(j .totals.lock_ns.p99)" 2047
+t_eq "totals.lock_hold_ns.p99 (its log2 bound 2047, capped at the max)" "$(j .totals.lock_hold_ns.p99)" 1500
+t_eq "totals.lock_hold_ns.max" "$(j .totals.lock_hold_ns.max)" 1500
 t_eq "timeline has every interval" "$(j '.timeline | length')" 4
 t_eq "timeline[2].bulk_free_pages" "$(j '.timeline[2].bulk_free_pages')" 189
 t_eq "per_cpu[0] holds the pages" "$(j '.per_cpu[0].bulk_free_pages')" 630
 t_eq "per_zone names the zone" "$(j '.per_zone | map("\(.name)=\(.bulk_free_pages)") | join(" ")')" "Normal=630"
 t_eq "scale and source from the header" "$(j '"\(.scale.value) \(.scale.source)"')" "5 config"
-t_eq "scale inferred from the flushes" "$(j .scale.inferred_at_least)" 5
+t_eq "scale inferred from the capped chunks" "$(j .scale.inferred_at_least)" 5
 t_eq "kernel release" "$(j .kernel.release)" 6.1.0-synthetic-s5
 t_eq "command argv" "$(j '.command.argv | join(" ")')" "bonnie++ -d /mnt/t -s 2048"
 t_eq "command exit status" "$(j .command.exit_status)" 3
 t_eq "command wall time" "$(j .command.wall_s)" 4
 t_eq "complete, no warning" "$(j '"\(.complete) \(.warning)"')" "true null"
 t_eq "bulk_free histogram slot 32..63" \
-	"$(j '.hist.bulk_free_pages[] | select(.lo == 32) | .count')" 10
+	"$(j '.hist.bulk_free_pages.buckets[] | select(.lo == 32) | .count')" 10
 "$P" report "$A" >"$TMP/r.txt" 2>&1
 t_eq "text report exits 0" "$?" 0
 t_eq "text first line: scale and source" "$(head -n 1 "$TMP/r.txt")" \
@@ -182,7 +183,7 @@ t_eq "--prom bulk_free pages equal the recording's" \
 t_check "--prom scale with its source" -- grep -qE '^pcptop_scale\{source="[a-z-]+"\} -?[0-9]+$' churn.prom
 "$P" stat -i 0.3 -c 2 --json --prom stat.prom >/dev/null 2>&1
 t_eq "stat --prom exits 0" "$?" 0
-t_check "stat --prom writes pcptop_lock_ns_p99" -- grep -q '^pcptop_lock_ns_p99 ' stat.prom
+t_check "stat --prom writes the span p99 (tracepoint mode here)" -- grep -q '^pcptop_bulk_free_span_ns_p99 ' stat.prom
 
 "$P" record -q -o sig.data -i 0.3 2>/dev/null &
 pid=$!
@@ -255,9 +256,14 @@ t_eq "report --html exits 0" "$?" 0
 "$P" diff "$A" "$REC" --html diff.html 2>/dev/null
 t_eq "diff --html exits 0" "$?" 0
 t_cmp "report.html: an <svg> per plot" "$(grep -c '<svg' report.html)" -ge 5
-for title in 'bulk free size' 'refill size' 'zone-&gt;lock, bulk free' \
-	'free_high flush size' 'bulk free and refill pages/s'; do
+# tracepoint mode here: spans, not hold times, and no free_high figure
+for title in 'bulk free size' 'refill size' 'bulk free event span' \
+	'bulk free and refill pages/s'; do
 	t_check "report.html plots '$title'" -- grep -qF "aria-label=\"$title\"" report.html
+done
+for title in 'zone-&gt;lock hold' 'free_high flush size'; do
+	t_check "report.html has no plot of '$title' (not measured)" -- \
+		test "$(grep -cF "aria-label=\"$title\"" report.html)" -eq 0
 done
 t_eq "report.html: nothing from the network" "$(grep -ciE 'https?://' report.html)" 0
 t_eq "diff.html: nothing from the network" "$(grep -ciE 'https?://' diff.html)" 0

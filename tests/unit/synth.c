@@ -23,13 +23,16 @@ void synth_facts(struct facts *f, enum probe_mode mode, bool cross_check)
 
 		snprintf(p->name, sizeof(p->name), "%s", probe_table[id].name);
 		p->mode = mode;
-		if (mode == MODE_TRACEPOINT && !probe_table[id].tp)
-			p->mode = probe_table[id].heuristic_on >= 0 ?
-					  MODE_HEURISTIC :
-					  MODE_NONE;
+		/* as attach_plan.c has it: tracepoints stand in or nothing does */
+		if (mode == MODE_TRACEPOINT &&
+		    (!probe_table[id].tp || probe_table[id].support))
+			p->mode = MODE_NONE;
+		if (mode != MODE_TRACEPOINT && probe_table[id].support)
+			p->mode = MODE_TRACEPOINT;
 		snprintf(p->mode_name, sizeof(p->mode_name), "%s",
 			 probe_mode_name(p->mode));
-		p->estimated = p->mode == MODE_TRACEPOINT ||
+		p->estimated = (p->mode == MODE_TRACEPOINT &&
+				!probe_table[id].support) ||
 			       p->mode == MODE_HEURISTIC;
 		snprintf(p->reason, sizeof(p->reason), "synthetic");
 	}

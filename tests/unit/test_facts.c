@@ -15,7 +15,6 @@ static void test_zone_names_and_batch(void)
 	CHECK_EQ_STR(facts_zone_name(&f, 5), "?");
 	CHECK_EQ_INT(facts_max_batch(&f), 63);
 	CHECK_EQ_U64(facts_chunk_bound(&f), 63ULL << 5);
-	CHECK_EQ_U64(facts_overshoot_slack(&f), 511);
 	facts_free(&f);
 }
 
@@ -39,9 +38,9 @@ static void test_modes(void)
 
 	synth_facts(&f, MODE_TRACEPOINT, false);
 	CHECK_EQ_INT(facts_mode(&f, PROBE_BULK_FREE), MODE_TRACEPOINT);
-	CHECK_EQ_INT(facts_mode(&f, PROBE_FREE_HIGH), MODE_HEURISTIC);
+	CHECK_EQ_INT(facts_mode(&f, PROBE_FREE_HIGH), MODE_NONE);
 	CHECK_EQ_INT(facts_mode(&f, PROBE_DECAY), MODE_NONE);
-	CHECK(facts_estimated(&f, PROBE_FREE_HIGH));
+	CHECK(facts_estimated(&f, PROBE_REFILL));
 	CHECK_EQ_STR(facts_summary_mode(&f), "tracepoint");
 	f.probes[PROBE_DECAY].mode = MODE_FENTRY;
 	CHECK_EQ_STR(facts_summary_mode(&f), "mixed");

@@ -37,7 +37,7 @@ static void test_every_counter_and_hist_is_named_once(void)
 /* each row refers to counters and histograms that exist, as its type needs */
 static void test_figures_refer_to_real_counters(void)
 {
-	int i;
+	int i, k;
 
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
@@ -63,8 +63,14 @@ static void test_figures_refer_to_real_counters(void)
 		case FIG_CHECK:
 			CHECK(d->pages >= 0 && d->pages_key);
 			break;
+		case FIG_COUNT:
+			CHECK(d->total >= 0);
+			break;
 		}
-		if (d->flags & (FIG_TL_P99 | FIG_INFER_SCALE | FIG_TL_MAX))
+		for (k = 0; k < FIG_MAX_EXTRAS && d->extras[k].key; k++)
+			CHECK(d->extras[k].counter >= 0 &&
+			      d->extras[k].counter < NR_PCPTOP_COUNTERS);
+		if (d->flags & (FIG_TL_P99 | FIG_TL_MAX))
 			CHECK(d->hist >= 0);
 	}
 }
@@ -124,7 +130,7 @@ static void test_top_columns_come_from_the_table(void)
 {
 	int i, j, n = 0;
 
-	top_cols_init();
+	top_cols_init(NULL);
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
@@ -150,12 +156,20 @@ static void test_probe_table(void)
 	for (id = 0; id < NR_PROBES; id++) {
 		const struct probe_desc *d = &probe_table[id];
 
-		CHECK(d->name && d->fns[0]);
-		CHECK(d->fentry && d->fexit && d->kprobe && d->kretprobe);
+		CHECK(d->name);
 		CHECK_EQ_INT(probe_find(d->name), id);
 		/* a heuristic rides on a probe planned before it */
 		CHECK(d->heuristic_on < id);
 		CHECK(!d->tp == !d->tp_prog);
+		CHECK(!d->tp || d->tp_cat);
+		if (d->support) {
+			/* tracepoints only: an entry and an exit */
+			CHECK(!d->fns[0] && !d->fentry && d->what);
+			CHECK(d->tp && d->tp_exit && d->tp_exit_prog);
+		} else {
+			CHECK(d->fns[0] && d->fentry && d->fexit && d->kprobe &&
+			      d->kretprobe);
+		}
 	}
 	CHECK_EQ_INT(probe_find("nope"), -1);
 	CHECK_EQ_INT(probe_mode_parse("kprobe", &m), 0);

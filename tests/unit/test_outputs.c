@@ -45,12 +45,38 @@ static void escaped(char *buf, const char *s)
 	buf[n] = '\0';
 }
 
+/* every figure is measured in one of these, and tested there */
+static const enum probe_mode modes[] = { MODE_FENTRY, MODE_TRACEPOINT };
+#define NR_MODES (sizeof(modes) / sizeof(modes[0]))
+
+static void test_every_figure_measured_somewhere(void)
+{
+	struct facts fa[NR_MODES];
+	size_t m;
+	int i;
+
+	for (m = 0; m < NR_MODES; m++)
+		synth_facts(&fa[m], modes[m], true);
+	for (i = 0; i < nr_figs; i++) {
+		bool any = false;
+
+		for (m = 0; m < NR_MODES; m++)
+			any |= facts_fig_shown(&fa[m], &fig_table[i]);
+		if (!any)
+			unit_fail(__FILE__, __LINE__,
+				  "%s is measured in no mode",
+				  fig_table[i].key);
+	}
+	for (m = 0; m < NR_MODES; m++)
+		facts_free(&fa[m]);
+}
+
 static void quoted(char *buf, const char *key)
 {
 	snprintf(buf, KEY_LEN, "\"%s\":", key);
 }
 
-static void test_stat_text_has_every_figure(void)
+static void stat_text_in(enum probe_mode mode)
 {
 	struct facts fa;
 	struct figures f;
@@ -58,23 +84,35 @@ static void test_stat_text_has_every_figure(void)
 	const char *t;
 	int i;
 
-	synth_facts(&fa, MODE_FENTRY, true);
+	synth_facts(&fa, mode, true);
 	synth_figures(&f, 1);
 	stat_print_text(capture_open(&c), &fa, &f, 1.0, true);
 	t = capture_text(&c);
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
-		CHECK_HAS(t, d->type == FIG_TIME ? d->title : d->key,
-			  "stat text");
+		if (facts_fig_shown(&fa, d))
+			CHECK_HAS(t, d->type == FIG_TIME ? d->title : d->key,
+				  "stat text");
 	}
 	for (i = 0; i < NR_PCPTOP_HISTS; i++)
-		CHECK_HAS(t, hist_table[i].title, "stat text histograms");
+		if (facts_hist_shown(&fa, i) &&
+		    strcmp(hist_table[i].unit, "scale"))
+			CHECK_HAS(t, hist_table[i].title,
+				  "stat text histograms");
 	capture_free(&c);
 	facts_free(&fa);
 }
 
-static void test_stat_json_has_every_figure(void)
+static void test_stat_text_has_every_figure(void)
+{
+	size_t m;
+
+	for (m = 0; m < NR_MODES; m++)
+		stat_text_in(modes[m]);
+}
+
+static void stat_json_in(enum probe_mode mode)
 {
 	char k[KEY_LEN];
 	struct facts fa;
@@ -83,15 +121,20 @@ static void test_stat_json_has_every_figure(void)
 	const char *t;
 	int i, r;
 
-	synth_facts(&fa, MODE_FENTRY, true);
+	synth_facts(&fa, mode, true);
 	synth_figures(&f, 1);
 	stat_print_json(capture_open(&c), &fa, &f, 1.0);
 	t = capture_text(&c);
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
-		quoted(k, d->key);
+		/* a figure this mode does not measure is null */
+		snprintf(k, sizeof(k),
+			 facts_fig_shown(&fa, d) ? "\"%s\":{" : "\"%s\":null",
+			 d->key);
 		CHECK_HAS(t, k, "stat --json");
+		if (!facts_fig_shown(&fa, d))
+			continue;
 		if (d->events_key) {
 			quoted(k, d->events_key);
 			CHECK_HAS(t, k, "stat --json");
@@ -100,10 +143,77 @@ static void test_stat_json_has_every_figure(void)
 			quoted(k, d->ratios[r].key);
 			CHECK_HAS(t, k, "stat --json");
 		}
+		for (r = 0; r < FIG_MAX_EXTRAS && d->extras[r].key; r++) {
+			quoted(k, d->extras[r].key);
+			if (facts_extra_shown(&fa, d, r))
+				CHECK_HAS(t, k, "stat --json");
+			else if (strstr(t, k))
+				unit_fail(
+					__FILE__, __LINE__,
+					"stat --json shows %s, not counted in this mode",
+					d->extras[r].key);
+		}
 	}
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
+		if (!facts_hist_shown(&fa, i))
+			continue;
 		quoted(k, hist_table[i].key);
 		CHECK_HAS(t, k, "stat --json hist");
+	}
+	capture_free(&c);
+	facts_free(&fa);
+}
+
+static void test_stat_json_has_every_figure(void)
+{
+	size_t m;
+
+	for (m = 0; m < NR_MODES; m++)
+		stat_json_in(modes[m]);
+}
+
+/*
+ * The issue's contract: hist.lock_hold_ns and hist.lock_wait_ns, each
+ * with p50, p99, max and total, as separate objects in fentry mode.
+ */
+static void test_stat_json_lock_hold_and_wait(void)
+{
+	static const char *const keys[] = { "lock_hold_ns", "lock_wait_ns",
+					    "irqs_off_ns" };
+	static const char *const fields[] = { "\"total\":", "\"p50\":",
+					      "\"p99\":", "\"max\":",
+					      "\"buckets\":[" };
+	char k[KEY_LEN];
+	struct facts fa;
+	struct figures f;
+	struct capture c;
+	const char *t, *obj, *end;
+	size_t i, j;
+
+	synth_facts(&fa, MODE_FENTRY, false);
+	synth_figures(&f, 1);
+	stat_print_json(capture_open(&c), &fa, &f, 1.0);
+	t = capture_text(&c);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(k, sizeof(k), "\"hist\":{");
+		obj = strstr(t, k);
+		CHECK(obj != NULL);
+		if (!obj)
+			break;
+		snprintf(k, sizeof(k), "\"%s\":{\"unit\":\"nsecs\"", keys[i]);
+		obj = strstr(obj, k);
+		CHECK_HAS(t, k, "stat --json hist");
+		if (!obj)
+			continue;
+		end = strchr(obj, '[');
+		for (j = 0; j < sizeof(fields) / sizeof(fields[0]); j++) {
+			const char *at = strstr(obj, fields[j]);
+
+			if (!at || at > end)
+				unit_fail(__FILE__, __LINE__,
+					  "hist.%s lacks %s before its buckets",
+					  keys[i], fields[j]);
+		}
 	}
 	capture_free(&c);
 	facts_free(&fa);
@@ -119,12 +229,12 @@ static void test_stat_json_cross_check_only_when_asked(void)
 	synth_facts(&fa, MODE_FENTRY, false);
 	synth_figures(&f, 1);
 	stat_print_json(capture_open(&c), &fa, &f, 1.0);
-	CHECK(!strstr(capture_text(&c), "\"cross_check\""));
+	CHECK(strstr(capture_text(&c), "\"cross_check\":null"));
 	capture_free(&c);
 	facts_free(&fa);
 }
 
-static void test_prom_has_every_metric(void)
+static void prom_in(enum probe_mode mode)
 {
 	char k[KEY_LEN];
 	struct prom_state ps;
@@ -132,9 +242,9 @@ static void test_prom_has_every_metric(void)
 	struct figures f;
 	struct capture c;
 	const char *t;
-	int i;
+	int i, x;
 
-	synth_facts(&fa, MODE_FENTRY, true);
+	synth_facts(&fa, mode, true);
 	synth_figures(&f, 1);
 	prom_init(&ps, NULL, &fa);
 	figures_add(&ps.total, &f);
@@ -146,10 +256,18 @@ static void test_prom_has_every_metric(void)
 					d->prom_total };
 		size_t n;
 
+		if (!facts_fig_shown(&fa, d))
+			continue;
 		for (n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
 			if (!names[n])
 				continue;
 			snprintf(k, sizeof(k), "\n%s{", names[n]);
+			CHECK_HAS(t, k, "--prom");
+		}
+		for (x = 0; x < FIG_MAX_EXTRAS && d->extras[x].key; x++) {
+			if (!d->extras[x].prom || !facts_extra_shown(&fa, d, x))
+				continue;
+			snprintf(k, sizeof(k), "\n%s{", d->extras[x].prom);
 			CHECK_HAS(t, k, "--prom");
 		}
 		if (d->type == FIG_TIME) {
@@ -161,6 +279,8 @@ static void test_prom_has_every_metric(void)
 		}
 	}
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
+		if (!facts_hist_shown(&fa, i))
+			continue;
 		snprintf(k, sizeof(k), "\n%s_count ", hist_table[i].prom);
 		CHECK_HAS(t, k, "--prom histograms");
 	}
@@ -168,29 +288,49 @@ static void test_prom_has_every_metric(void)
 	facts_free(&fa);
 }
 
-static void test_report_text_has_every_figure(void)
+static void test_prom_has_every_metric(void)
+{
+	size_t m;
+
+	for (m = 0; m < NR_MODES; m++)
+		prom_in(modes[m]);
+}
+
+static void report_text_in(enum probe_mode mode)
 {
 	struct rec_summary s;
 	struct capture c;
 	const char *t;
 	int i;
 
-	synth_summary(&s, "a.data", MODE_FENTRY, 1);
+	synth_summary(&s, "a.data", mode, 1);
 	report_text(capture_open(&c), &s, true, true);
 	t = capture_text(&c);
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
-		CHECK_HAS(t, d->type == FIG_TIME ? d->title : d->key,
-			  "report text");
+		if (facts_fig_shown(&s.h.f, d))
+			CHECK_HAS(t, d->type == FIG_TIME ? d->title : d->key,
+				  "report text");
 	}
 	for (i = 0; i < NR_PCPTOP_HISTS; i++)
-		CHECK_HAS(t, hist_table[i].title, "report text histograms");
+		if (facts_hist_shown(&s.h.f, i) &&
+		    strcmp(hist_table[i].unit, "scale"))
+			CHECK_HAS(t, hist_table[i].title,
+				  "report text histograms");
 	capture_free(&c);
 	synth_summary_free(&s);
 }
 
-static void test_report_json_and_csv_have_every_figure(void)
+static void test_report_text_has_every_figure(void)
+{
+	size_t m;
+
+	for (m = 0; m < NR_MODES; m++)
+		report_text_in(modes[m]);
+}
+
+static void report_json_in(enum probe_mode mode)
 {
 	char k[KEY_LEN];
 	struct rec_summary s;
@@ -198,7 +338,7 @@ static void test_report_json_and_csv_have_every_figure(void)
 	const char *t, *csv;
 	int i;
 
-	synth_summary(&s, "a.data", MODE_FENTRY, 1);
+	synth_summary(&s, "a.data", mode, 1);
 	report_json(capture_open(&c), &s);
 	report_csv(capture_open(&v), &s);
 	t = capture_text(&c);
@@ -223,27 +363,38 @@ static void test_report_json_and_csv_have_every_figure(void)
 		CHECK_HAS(csv, counter_key(i), "report --csv");
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
 		quoted(k, hist_table[i].key);
-		CHECK_HAS(t, k, "report --json hist");
+		if (facts_hist_shown(&s.h.f, i))
+			CHECK_HAS(t, k, "report --json hist");
 	}
 	capture_free(&c);
 	capture_free(&v);
 	synth_summary_free(&s);
 }
 
-static void test_report_html_has_every_figure(void)
+static void test_report_json_and_csv_have_every_figure(void)
 {
-	char k[KEY_LEN];
+	size_t m;
+
+	for (m = 0; m < NR_MODES; m++)
+		report_json_in(modes[m]);
+}
+
+static void report_html_in(enum probe_mode mode)
+{
+	char k[KEY_LEN], e[KEY_LEN];
 	struct rec_summary s;
 	struct capture c;
 	const char *t;
 	int i;
 
-	synth_summary(&s, "a.data", MODE_FENTRY, 1);
+	synth_summary(&s, "a.data", mode, 1);
 	report_html(capture_open(&c), &s);
 	t = capture_text(&c);
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
+		if (!facts_fig_shown(&s.h.f, d))
+			continue;
 		if (d->type == FIG_BATCH) {
 			snprintf(k, sizeof(k), "<th>%s</th>", d->key);
 			CHECK_HAS(t, k, "report --html");
@@ -253,46 +404,61 @@ static void test_report_html_has_every_figure(void)
 		}
 	}
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
-		char e[KEY_LEN];
-
+		if (!facts_hist_shown(&s.h.f, i) ||
+		    !strcmp(hist_table[i].unit, "scale"))
+			continue;
 		escaped(e, hist_table[i].title);
 		snprintf(k, sizeof(k), "aria-label=\"%s\"", e);
-		CHECK_HAS(t, k, "report --html plots");
+		if (hist_table[i].always_plotted || s.total.hist[i].samples)
+			CHECK_HAS(t, k, "report --html plots");
 	}
 	capture_free(&c);
 	synth_summary_free(&s);
 }
 
-/* every metric of both recordings, in each of diff's three outputs */
-static void test_diff_outputs_have_every_metric(void)
+static void test_report_html_has_every_figure(void)
 {
-	struct rec_metric m[REC_MAX_METRICS];
+	size_t m;
+
+	for (m = 0; m < NR_MODES; m++)
+		report_html_in(modes[m]);
+}
+
+/* every metric of both recordings, in each of diff's three outputs */
+static void diff_in(enum probe_mode ma_mode, enum probe_mode mb_mode)
+{
+	struct rec_metric m[REC_MAX_METRICS], mb[REC_MAX_METRICS];
 	struct rec_summary a, b;
 	struct capture ct, cj, ch;
 	const char *t, *j, *h;
 	char k[KEY_LEN];
 	int n, i;
 
-	synth_summary(&a, "a.data", MODE_FENTRY, 1);
-	synth_summary(&b, "b.data", MODE_FENTRY, 7);
+	synth_summary(&a, "a.data", ma_mode, 1);
+	synth_summary(&b, "b.data", mb_mode, 7);
 	diff_text(capture_open(&ct), &a, &b);
 	diff_json(capture_open(&cj), &a, &b);
 	diff_html(capture_open(&ch), &a, &b);
 	t = capture_text(&ct);
 	j = capture_text(&cj);
 	h = capture_text(&ch);
-	n = rec_metrics(&a, m, REC_MAX_METRICS);
+	n = rec_metrics(&a, &b, m, REC_MAX_METRICS);
 	CHECK(n < REC_MAX_METRICS);
+	/* the two sides line up, whatever each measured */
+	CHECK_EQ_INT(rec_metrics(&b, &a, mb, REC_MAX_METRICS), n);
 	for (i = 0; i < n; i++) {
+		CHECK_EQ_STR(m[i].key, mb[i].key);
 		CHECK_HAS(t, m[i].key, "diff text");
 		quoted(k, m[i].key);
 		CHECK_HAS(j, k, "diff --json");
 		snprintf(k, sizeof(k), "<th>%s</th>", m[i].key);
 		CHECK_HAS(h, k, "diff --html");
 	}
-	/* and every figure has at least one metric */
+	/* and every figure either measured has a metric */
 	for (i = 0; i < nr_figs; i++) {
-		if (fig_table[i].type == FIG_CHECK)
+		if (fig_table[i].type == FIG_CHECK ||
+		    (!facts_fig_shown(&a.h.f, &fig_table[i]) &&
+		     !facts_fig_shown(&b.h.f, &fig_table[i])))
 			continue;
 		snprintf(k, sizeof(k), "%s.", fig_table[i].key);
 		CHECK_HAS(t, k, "diff text");
@@ -304,7 +470,15 @@ static void test_diff_outputs_have_every_metric(void)
 	synth_summary_free(&b);
 }
 
-static void test_top_has_every_column(void)
+static void test_diff_outputs_have_every_metric(void)
+{
+	diff_in(MODE_FENTRY, MODE_FENTRY);
+	diff_in(MODE_TRACEPOINT, MODE_TRACEPOINT);
+	/* a board in kprobe mode against a server in tracepoint mode */
+	diff_in(MODE_KPROBE, MODE_TRACEPOINT);
+}
+
+static void top_in(enum probe_mode mode)
 {
 	struct top_frame fr;
 	struct top_view v = { .delay = 1,
@@ -319,8 +493,8 @@ static void test_top_has_every_column(void)
 	const char *t;
 	int i, k;
 
-	top_cols_init();
-	synth_facts(&fa, MODE_FENTRY, false);
+	synth_facts(&fa, mode, false);
+	top_cols_init(&fa);
 	ctx.facts = &fa;
 	ctx.nr_cpus = 2;
 	ctx.cost_off = NULL;
@@ -340,6 +514,8 @@ static void test_top_has_every_column(void)
 					 fd->col_avg,	 fd->col_max,
 					 fd->col_p50,	 fd->col_p99 };
 
+		if (!facts_fig_shown(&fa, fd))
+			continue;
 		for (k = 0; k < 6; k++)
 			if (labels[k])
 				CHECK_HAS(t, labels[k],
@@ -352,9 +528,19 @@ static void test_top_has_every_column(void)
 	facts_free(&fa);
 }
 
+static void test_top_has_every_column(void)
+{
+	size_t m;
+
+	for (m = 0; m < NR_MODES; m++)
+		top_in(modes[m]);
+}
+
 const struct unit_test output_tests[] = {
+	TEST(test_every_figure_measured_somewhere),
 	TEST(test_stat_text_has_every_figure),
 	TEST(test_stat_json_has_every_figure),
+	TEST(test_stat_json_lock_hold_and_wait),
 	TEST(test_stat_json_cross_check_only_when_asked),
 	TEST(test_prom_has_every_metric),
 	TEST(test_report_text_has_every_figure),

@@ -14,13 +14,23 @@ static void kernel_612(struct kernel_facts *kf)
 
 	memset(kf, 0, sizeof(*kf));
 	for (id = 0; id < NR_PROBES; id++) {
-		kf->fn[id] = probe_table[id].fns[0];
-		kf->in_btf[id] = true;
-		kf->in_kallsyms[id] = true;
-		kf->tp_nargs[id] =
-			probe_table[id].tp ? probe_table[id].tp_nargs : -2;
+		const struct probe_desc *d = &probe_table[id];
+
+		kf->fn[id] = d->fns[0];
+		kf->in_btf[id] = d->fns[0] != NULL;
+		kf->in_kallsyms[id] = d->fns[0] != NULL;
+		kf->tp_nargs[id] = d->tp ? d->tp_nargs : -2;
+		kf->tp_exit_nargs[id] = d->tp_exit ? d->tp_nargs : -2;
 	}
 	kf->kprobe_pmu = true;
+	kf->pcp_free_count = true;
+}
+
+static void rules(struct plan_rules *r, enum probe_mode want, bool exact)
+{
+	struct attach_opts o = { .want = want, .exact_free_high = exact };
+
+	plan_rules_init(r, &o);
 }
 
 static void test_fentry_everywhere(void)
@@ -31,13 +41,58 @@ static void test_fentry_everywhere(void)
 	int id;
 
 	kernel_612(&kf);
-	plan_rules_init(&r, MODE_AUTO);
+	rules(&r, MODE_AUTO, false);
 	attach_plan(&kf, &r, p);
-	for (id = 0; id < NR_PROBES; id++) {
+	for (id = 0; id < PROBE_FREE_HIGH; id++) {
 		CHECK_EQ_INT(p[id].mode, MODE_FENTRY);
 		CHECK(!p[id].estimated);
 		CHECK(strstr(p[id].reason, "fentry/fexit on"));
 	}
+	/* free_high from the bulk frees: no hook on every free by default */
+	CHECK_EQ_INT(p[PROBE_FREE_HIGH].mode, MODE_HEURISTIC);
+	CHECK(p[PROBE_FREE_HIGH].estimated);
+	CHECK(strstr(p[PROBE_FREE_HIGH].reason, "--exact-free-high"));
+	/* the interrupt and lock clocks come with the function probes */
+	CHECK_EQ_INT(p[PROBE_IRQ_TIME].mode, MODE_TRACEPOINT);
+	CHECK_EQ_INT(p[PROBE_SOFTIRQ_TIME].mode, MODE_TRACEPOINT);
+	CHECK_EQ_INT(p[PROBE_LOCK_WAIT].mode, MODE_TRACEPOINT);
+	CHECK(!p[PROBE_LOCK_WAIT].estimated);
+}
+
+/* --exact-free-high probes the commit function; 6.1's inference is exact */
+static void test_free_high_exact_or_inferred(void)
+{
+	struct probe_state p[NR_PROBES];
+	struct kernel_facts kf;
+	struct plan_rules r;
+
+	kernel_612(&kf);
+	rules(&r, MODE_AUTO, true);
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_FREE_HIGH].mode, MODE_FENTRY);
+	CHECK(!p[PROBE_FREE_HIGH].estimated);
+	kf.pcp_free_count = false;
+	rules(&r, MODE_AUTO, false);
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_FREE_HIGH].mode, MODE_HEURISTIC);
+	CHECK(!p[PROBE_FREE_HIGH].estimated);
+	CHECK(strstr(p[PROBE_FREE_HIGH].reason, "exact"));
+}
+
+/* a kernel before lock:contention_begin (v5.19): no wait clock, said why */
+static void test_support_without_tracepoints(void)
+{
+	struct probe_state p[NR_PROBES];
+	struct kernel_facts kf;
+	struct plan_rules r;
+
+	kernel_612(&kf);
+	kf.tp_nargs[PROBE_LOCK_WAIT] = -2;
+	rules(&r, MODE_AUTO, false);
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_LOCK_WAIT].mode, MODE_NONE);
+	CHECK(strstr(p[PROBE_LOCK_WAIT].reason, "no lock:contention_begin"));
+	CHECK_EQ_INT(p[PROBE_IRQ_TIME].mode, MODE_TRACEPOINT);
 }
 
 /* arm64 before 6.4: fentry refused with -524, kprobes take over */
@@ -48,7 +103,7 @@ static void test_kprobe_after_fentry_refused(void)
 	struct plan_rules r;
 
 	kernel_612(&kf);
-	plan_rules_init(&r, MODE_AUTO);
+	rules(&r, MODE_AUTO, false);
 	r.allow_fentry = false;
 	strcpy(r.fentry_refused, "fentry refused (ENOTSUPP, -524)");
 	attach_plan(&kf, &r, p);
@@ -67,7 +122,7 @@ static void test_tracepoints_without_function_probes(void)
 	kernel_612(&kf);
 	kf.kprobe_pmu = false;
 	kf.in_btf[PROBE_REFILL] = false;
-	plan_rules_init(&r, MODE_AUTO);
+	rules(&r, MODE_AUTO, false);
 	r.allow_fentry = false;
 	strcpy(r.fentry_refused, "fentry refused (EPERM)");
 	attach_plan(&kf, &r, p);
@@ -79,8 +134,11 @@ static void test_tracepoints_without_function_probes(void)
 	CHECK(strstr(p[PROBE_REFILL].reason, "not in BTF"));
 	CHECK_EQ_INT(p[PROBE_DECAY].mode, MODE_NONE);
 	CHECK_EQ_INT(p[PROBE_DRAIN].mode, MODE_NONE);
-	CHECK_EQ_INT(p[PROBE_FREE_HIGH].mode, MODE_HEURISTIC);
-	CHECK_EQ_STR(p[PROBE_FREE_HIGH].target, "kmem:mm_page_pcpu_drain");
+	/* tracepoint events cannot tell free_high: its name says what they show */
+	CHECK_EQ_INT(p[PROBE_FREE_HIGH].mode, MODE_NONE);
+	CHECK(strstr(p[PROBE_FREE_HIGH].reason, "hi_order_runs"));
+	/* no calls to time: no interrupt or lock clocks */
+	CHECK_EQ_INT(p[PROBE_IRQ_TIME].mode, MODE_NONE);
 }
 
 /* before v5.19 mm_page_alloc_zone_locked had no percpu_refill argument */
@@ -92,7 +150,7 @@ static void test_old_zone_locked_tracepoint(void)
 
 	kernel_612(&kf);
 	kf.tp_nargs[PROBE_REFILL] = 3;
-	plan_rules_init(&r, MODE_TRACEPOINT);
+	rules(&r, MODE_TRACEPOINT, false);
 	attach_plan(&kf, &r, p);
 	CHECK_EQ_INT(p[PROBE_REFILL].mode, MODE_NONE);
 	CHECK(strstr(p[PROBE_REFILL].reason, "--mode tracepoint"));
@@ -108,7 +166,7 @@ static void test_no_heuristic_without_bulk_free(void)
 
 	kernel_612(&kf);
 	kf.tp_nargs[PROBE_BULK_FREE] = -2;
-	plan_rules_init(&r, MODE_TRACEPOINT);
+	rules(&r, MODE_TRACEPOINT, false);
 	attach_plan(&kf, &r, p);
 	CHECK_EQ_INT(p[PROBE_BULK_FREE].mode, MODE_NONE);
 	CHECK_EQ_INT(p[PROBE_FREE_HIGH].mode, MODE_NONE);
@@ -121,7 +179,7 @@ static void test_forced_kprobe_mode(void)
 	struct plan_rules r;
 
 	kernel_612(&kf);
-	plan_rules_init(&r, MODE_KPROBE);
+	rules(&r, MODE_KPROBE, false);
 	CHECK(!r.allow_fentry && r.allow_kprobe && r.allow_fn_probes);
 	kf.in_kallsyms[PROBE_DRAIN] = false;
 	attach_plan(&kf, &r, p);
@@ -137,5 +195,7 @@ const struct unit_test plan_tests[] = {
 	TEST(test_old_zone_locked_tracepoint),
 	TEST(test_no_heuristic_without_bulk_free),
 	TEST(test_forced_kprobe_mode),
+	TEST(test_free_high_exact_or_inferred),
+	TEST(test_support_without_tracepoints),
 	TEST_END,
 };

@@ -4,20 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "facts.h"
 #include "scale.h"
 #include "unit.h"
 
 #define TREE_PATH_LEN 256
 #define RELEASE "6.1.0-test"
 #define PATCHED_KVAR_ADDR 0xffff800081c61a48ULL
-
-/* the scale inferred, or -1 when scale_infer*() has none (-ENODATA) */
-static int infer(unsigned long long largest, int batch)
-{
-	int s;
-
-	return scale_infer(largest, batch, &s) ? -1 : s;
-}
 
 static bool ends_with(const char *s, const char *tail)
 {
@@ -87,21 +80,26 @@ static void test_parse_cmdline_value(void)
 	CHECK_EQ_INT(parse(NULL), -EINVAL);
 }
 
-static void test_infer(void)
+/* a config read and without the option: this kernel has no scale at all */
+static void test_tree_noscale(void)
 {
-	CHECK_EQ_INT(infer(2016, 63), 5);
-	CHECK_EQ_INT(infer(63, 63), 0);
-	CHECK_EQ_INT(infer(64, 63), 1);
-	CHECK_EQ_INT(infer(1, 63), 0);
-	CHECK_EQ_INT(infer(126, 63), 1);
-	CHECK_EQ_INT(infer(127, 63), 2);
-	CHECK_EQ_INT(infer(2017, 63), 6);
-	CHECK_EQ_INT(infer(4032, 63), 6);
-	CHECK_EQ_INT(infer(4033, 63), 6);
-	CHECK_EQ_INT(infer(1ULL << 40, 63), 6);
-	CHECK_EQ_INT(infer(0, 63), -1);
-	CHECK_EQ_INT(infer(100, 0), -1);
-	CHECK_EQ_INT(infer(100, -63), -1);
+	struct scale_info si;
+	char line[256];
+	struct facts f;
+
+	CHECK_EQ_INT(collect("noscale", &si), 0);
+	CHECK(si.config_lacks);
+	CHECK_EQ_INT(si.source, SCALE_SRC_NONE);
+	CHECK_EQ_INT(si.value, -1);
+	CHECK_HAS(si.note, "no scale in this kernel");
+	CHECK_EQ_STR(scale_source_name(si.source), "none");
+	/* what the probes see changes nothing: there is no scale to infer */
+	scale_observe(&si, 6, 10, -1, 0);
+	CHECK_EQ_INT(si.source, SCALE_SRC_NONE);
+	facts_init(&f);
+	f.scale = si;
+	facts_scale_line(&f, line, sizeof(line));
+	CHECK(!strncmp(line, "scale none (", 12));
 }
 
 static void test_tree_stock(void)
@@ -121,7 +119,7 @@ static void test_tree_stock(void)
 	scale_set_inferred(&si, 6, 3);
 	CHECK_EQ_INT(si.value, 5);
 	CHECK_EQ_INT(si.source, SCALE_SRC_CONFIG);
-	CHECK_HAS(si.note, "need scale >= 6");
+	CHECK_HAS(si.note, "the probes saw scale >= 6");
 	/* a lower inference is only a weaker bound */
 	scale_set_inferred(&si, 4, 3);
 	CHECK_EQ_STR(si.note, "");
@@ -243,9 +241,9 @@ static void test_tree_restricted_cmdline0(void)
 	CHECK_EQ_INT(collect("restricted-cmdline0", &si), 0);
 	CHECK_EQ_INT(si.patch, SCALE_PATCH_UNKNOWN);
 	CHECK_EQ_U64(si.kvar_addr, 0);
-	CHECK_EQ_INT(si.value, 0);
-	CHECK_EQ_INT(si.source, SCALE_SRC_CMDLINE);
-	CHECK_HAS(si.note, "assumed");
+	/* kallsyms hides whether the patch is there: the config outranks it */
+	CHECK_EQ_INT(si.value, 5);
+	CHECK_EQ_INT(si.source, SCALE_SRC_CONFIG);
 }
 
 static void test_tree_noconfig(void)
@@ -263,7 +261,7 @@ static void test_tree_noconfig(void)
 	CHECK_EQ_INT(si.value, 5);
 	CHECK_EQ_INT(si.source, SCALE_SRC_INFERRED);
 	CHECK_EQ_INT(si.inferred_evidence, 12);
-	CHECK_HAS(si.note, "12 chunks");
+	CHECK_HAS(si.note, "12 observations");
 	CHECK_HAS(si.note, "lower bound");
 	scale_set_inferred(&si, -1, 0);
 	CHECK_EQ_INT(si.source, SCALE_SRC_UNKNOWN);
@@ -325,7 +323,7 @@ static void test_resolve_precedence(void)
 	CHECK_EQ_INT(si.source, SCALE_SRC_CMDLINE);
 	CHECK_EQ_INT(si.value, 2);
 	/* inferred 4 over cmdline 2: said, but the cmdline still wins */
-	CHECK_HAS(si.note, "need scale >= 4");
+	CHECK_HAS(si.note, "the probes saw scale >= 4");
 	si.patch = SCALE_PATCH_ABSENT;
 	scale_resolve(&si);
 	CHECK_EQ_INT(si.source, SCALE_SRC_CONFIG);
@@ -347,7 +345,7 @@ static void test_resolve_precedence(void)
 const struct unit_test scale_tests[] = {
 	TEST(test_source_names),
 	TEST(test_parse_cmdline_value),
-	TEST(test_infer),
+	TEST(test_tree_noscale),
 	TEST(test_tree_stock),
 	TEST(test_tree_patched_cmdline9),
 	TEST(test_tree_patched_cmdline0),

@@ -40,22 +40,6 @@
 				  (s), (sub));                             \
 	} while (0)
 
-/* the scale inferred, or -1 when scale_infer*() has none (-ENODATA) */
-static int infer(unsigned long long largest, int batch)
-{
-	int s;
-
-	return scale_infer(largest, batch, &s) ? -1 : s;
-}
-
-static int infer_slack(unsigned long long largest, int batch,
-		       unsigned long long slack)
-{
-	int s;
-
-	return scale_infer_slack(largest, batch, slack, &s) ? -1 : s;
-}
-
 static int collect(const char *tree, struct scale_info *si)
 {
 	char rel[TREE_PATH_LEN];
@@ -219,32 +203,9 @@ static void test_kvar_unreadable(void)
 		  "unreadable (Bad address): config taken as in force");
 }
 
-/* the overshoot of a flush's last page must not pass for a bigger scale */
-static void test_infer_slack(void)
-{
-	/* 2016 asked, a THP page taken with 392 left: 2136 freed */
-	CHECK_EQ_INT(infer(2136, VM_BATCH), 6);
-	CHECK_EQ_INT(infer_slack(2136, VM_BATCH, THP_SLACK), 5);
-	/* scale 0: 63 asked, an order-3 page taken with 1 left */
-	CHECK_EQ_INT(infer_slack(70, VM_BATCH, 7), 0);
-	CHECK_EQ_INT(infer_slack(71, VM_BATCH, 7), 1);
-	/* the overshoot alone could explain it */
-	CHECK_EQ_INT(infer_slack(400, VM_BATCH, THP_SLACK), 0);
-	CHECK_EQ_INT(infer_slack(2016, VM_BATCH, 0), 5);
-	CHECK_EQ_INT(infer_slack(0, VM_BATCH, 7), -1);
-	CHECK_EQ_INT(infer_slack(100, 0, 7), -1);
-
-	/* the allowance from the pageblock order, 9 when unknown */
-	CHECK_EQ_U64(scale_overshoot_slack(9), THP_SLACK);
-	CHECK_EQ_U64(scale_overshoot_slack(13), 8191);
-	CHECK_EQ_U64(scale_overshoot_slack(-1), THP_SLACK);
-	CHECK_EQ_U64(scale_overshoot_slack(0), THP_SLACK);
-	CHECK_EQ_U64(scale_overshoot_slack(64), THP_SLACK);
-}
-
 /*
- * Intervals add up: the largest chunk of all of them, the evidence summed,
- * and a disagreement with the variable says how many chunks it rests on.
+ * A lower bound above the scale in force, or a capped chunk showing
+ * another value, says the probes and the sources disagree.
  */
 static void test_observe_disagrees(void)
 {
@@ -253,29 +214,28 @@ static void test_observe_disagrees(void)
 
 	CHECK_EQ_INT(collect("vmpatched-none", &si), 0);
 	scale_set_kvar(&si, VM_CONFIG);
-	scale_observe(&si, 4032, VM_BATCH, 3, 0);
+	scale_observe(&si, 6, 3, -1, 0);
 	CHECK_EQ_INT(si.val[SCALE_SRC_INFERRED], 6);
 	CHECK_EQ_INT(si.inferred_evidence, 3);
 	CHECK_EQ_INT(si.source, SCALE_SRC_KVAR);
 	CHECK_EQ_INT(si.value, VM_CONFIG);
 	CHECK_EQ_STR(
 		si.note,
-		"3 chunks seen need scale >= 6, above the kernel-variable value 5");
-	/* a smaller interval keeps the largest chunk, adds its evidence */
-	scale_observe(&si, 100, VM_BATCH, 2, 0);
-	CHECK_EQ_U64(si.inferred_largest, 4032);
+		"the probes saw scale >= 6, not the kernel-variable value 5");
+	/* a smaller bound keeps the largest, adds its evidence */
+	scale_observe(&si, 2, 2, -1, 0);
+	CHECK_EQ_INT(si.val[SCALE_SRC_INFERRED], 6);
 	CHECK_EQ_INT(si.inferred_evidence, 5);
-	CHECK_HAS(si.note, "5 chunks seen need scale >= 6");
 	scale_inferred_line(&si, line, sizeof(line));
 	CHECK_EQ_STR(
 		line,
-		"inferred >= 6 from 5 chunks (largest 4032 pages; batch 63 << 6 = 4032)");
+		"inferred >= 6 from 5 observations (factors, free_count, chunk sizes)");
 
-	/* one chunk: singular */
+	/* an exact value below the source: still news */
 	CHECK_EQ_INT(collect("vmpatched-none", &si), 0);
-	scale_set_kvar(&si, 0);
-	scale_observe(&si, 126, VM_BATCH, 1, 0);
-	CHECK_HAS(si.note, "1 chunk seen need scale >= 1");
+	scale_set_kvar(&si, VM_CONFIG);
+	scale_observe(&si, 0, 1, 3, 2);
+	CHECK_HAS(si.note, "the probes saw scale = 3");
 }
 
 /* at the scale in force or below: a lower bound agrees, no note */
@@ -286,27 +246,25 @@ static void test_observe_agrees(void)
 
 	CHECK_EQ_INT(collect("vmpatched-cmdline0", &si), 0);
 	scale_set_kvar(&si, 0);
-	/* batch 63 asked, order-3 overshoot: 70 freed */
-	scale_observe(&si, 70, VM_BATCH, 10, 7);
+	scale_observe(&si, 0, 10, -1, 0);
 	CHECK_EQ_INT(si.val[SCALE_SRC_INFERRED], 0);
 	CHECK_EQ_STR(si.note, "");
-	scale_inferred_line(&si, line, sizeof(line));
-	CHECK_EQ_STR(
-		line,
-		"inferred >= 0 from 10 chunks (largest 70 pages; batch 63 << 0 = 63 + last-page overshoot <= 7)");
 
 	CHECK_EQ_INT(collect("vmpatched-cmdline5", &si), 0);
 	scale_set_kvar(&si, 5);
-	scale_observe(&si, 2136, VM_BATCH, 40, THP_SLACK);
+	scale_observe(&si, 3, 40, 5, 2);
 	CHECK_EQ_INT(si.val[SCALE_SRC_INFERRED], 5);
 	CHECK_EQ_STR(si.note, "");
-	/* small chunks only: a weak bound, still no disagreement */
-	scale_observe(&si, 12, VM_BATCH, 4, THP_SLACK);
+	scale_inferred_line(&si, line, sizeof(line));
+	CHECK_EQ_STR(line,
+		     "inferred = 5 from 2 drain chunks cut at batch << scale");
+	/* later lower bounds do not move an exact value */
+	scale_observe(&si, 1, 4, -1, 0);
 	CHECK_EQ_INT(si.val[SCALE_SRC_INFERRED], 5);
-	CHECK_EQ_INT(si.inferred_evidence, 44);
+	CHECK_EQ_INT(si.inferred_evidence, 46);
 }
 
-/* no other source: the inference is the answer, said as a lower bound */
+/* no other source: the inference is the answer, said as what it is */
 static void test_observe_only_source(void)
 {
 	struct scale_info si;
@@ -317,15 +275,15 @@ static void test_observe_only_source(void)
 	scale_inferred_line(&si, line, sizeof(line));
 	CHECK_EQ_STR(
 		line,
-		"inferred: nothing yet (no free_high flush, drain chunk or decay drain seen)");
-	scale_observe(&si, 2016, VM_BATCH, 14, 0);
+		"inferred: nothing yet (no drain chunk cut at batch << scale, no capped factor seen)");
+	scale_observe(&si, 4, 14, -1, 0);
 	CHECK_EQ_INT(si.source, SCALE_SRC_INFERRED);
+	CHECK_EQ_INT(si.value, 4);
+	CHECK_EQ_STR(si.note, "inferred from 14 observations: a lower bound");
+	scale_observe(&si, 4, 1, 5, 3);
 	CHECK_EQ_INT(si.value, 5);
-	CHECK_EQ_STR(si.note, "inferred from 14 chunks: a lower bound");
-	scale_inferred_line(&si, line, sizeof(line));
-	CHECK_EQ_STR(
-		line,
-		"inferred >= 5 from 14 chunks (largest 2016 pages; batch 63 << 5 = 2016)");
+	CHECK_EQ_STR(si.note,
+		     "inferred from 3 drain chunks cut at batch << scale");
 }
 
 static void test_inferred_line_edges(void)
@@ -334,29 +292,24 @@ static void test_inferred_line_edges(void)
 	char line[LINE_LEN];
 
 	memset(&si, 0, sizeof(si));
-	/* decay calls that freed nothing */
-	scale_observe(&si, 0, VM_BATCH, 4, 0);
+	si.inferred_at_least = si.inferred_exact = -1;
+	/* nothing observed: nothing inferred */
+	scale_observe(&si, 5, 0, 6, 0);
 	CHECK(!si.have[SCALE_SRC_INFERRED]);
-	scale_inferred_line(&si, line, sizeof(line));
-	CHECK_EQ_STR(line, "inferred: nothing (4 empty chunks seen)");
 
-	memset(&si, 0, sizeof(si));
-	/* /proc/zoneinfo unreadable: no batch to divide by */
-	scale_observe(&si, 500, 0, 1, 0);
-	scale_inferred_line(&si, line, sizeof(line));
-	CHECK_EQ_STR(line, "inferred: nothing (1 chunk seen, batch unknown)");
-
-	/* set directly, figures unknown: the short form */
+	/* set directly (a recording's totals): the short form */
 	memset(&si, 0, sizeof(si));
 	scale_set_inferred(&si, 3, 7);
 	scale_inferred_line(&si, line, sizeof(line));
-	CHECK_EQ_STR(line, "inferred >= 3 from 7 chunks");
+	CHECK_EQ_STR(
+		line,
+		"inferred >= 3 from 7 observations (factors, free_count, chunk sizes)");
 
 	/* evidence saturates instead of wrapping */
 	memset(&si, 0, sizeof(si));
-	scale_observe(&si, 63, VM_BATCH, ~0ULL, 0);
+	scale_observe(&si, 1, ~0ULL, -1, 0);
 	CHECK_EQ_INT(si.inferred_evidence, INT_MAX);
-	scale_observe(&si, 63, VM_BATCH, 5, 0);
+	scale_observe(&si, 1, 5, -1, 0);
 	CHECK_EQ_INT(si.inferred_evidence, INT_MAX);
 
 	/* a tiny buffer is cut, never overrun */
@@ -375,7 +328,6 @@ const struct unit_test scale_disagree_tests[] = {
 	TEST(test_cmdline_dashes),
 	TEST(test_cmdline_after_dashdash),
 	TEST(test_kvar_unreadable),
-	TEST(test_infer_slack),
 	TEST(test_observe_disagrees),
 	TEST(test_observe_agrees),
 	TEST(test_observe_only_source),

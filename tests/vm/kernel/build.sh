@@ -5,8 +5,10 @@
 # CIP's 6.12.y kernels, and pcptop must be shown to report the scale such a
 # kernel really runs with. This script builds a small amd64 bzImage from
 # Debian's linux-source-6.12 with pcptop's own version of that change
-# (pcp-batch-scale-max.patch) and config.fragment merged over tinyconfig,
-# and prints the bzImage path on stdout. Progress goes to stderr.
+# (pcp-batch-scale-max.patch), the test-only instrumentation the oracle
+# suite reads (pcp-oracle.patch: /proc/pcp_oracle) and config.fragment
+# merged over tinyconfig, and prints the bzImage path on stdout. Progress
+# goes to stderr. One kernel serves every patched-kernel test.
 #
 # Usage: build.sh            build (or reuse) and print the bzImage path
 #        build.sh --key      print the cache key only
@@ -30,10 +32,10 @@ set -euo pipefail
 
 prog=build.sh
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-patch_file=$here/pcp-batch-scale-max.patch
+patch_files=("$here/pcp-batch-scale-max.patch" "$here/pcp-oracle.patch")
 fragment=$here/config.fragment
 # Bump when the steps below change what gets built from the same inputs.
-RECIPE=1
+RECIPE=2
 
 log() { echo "$prog: $*" >&2; }
 die() { echo "$prog: $*" >&2; exit 1; }
@@ -49,7 +51,9 @@ esac
 jobs=${PCPTOP_KERNEL_JOBS:-3}
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "$prog: PCPTOP_KERNEL_JOBS must be a positive number, not '$jobs'" >&2; exit 2; }
-[ -r "$patch_file" ] || die "missing $patch_file"
+for p in "${patch_files[@]}"; do
+	[ -r "$p" ] || die "missing $p"
+done
 [ -r "$fragment" ] || die "missing $fragment"
 
 CACHE=${PCPTOP_CACHE:-/var/cache/pcptop}
@@ -84,7 +88,7 @@ ver=$(resolve_version)
 key=$({
 	echo "recipe=$RECIPE"
 	echo "linux-source-6.12=$ver"
-	cat "$patch_file" "$fragment"
+	cat "${patch_files[@]}" "$fragment"
 } | sha256sum | cut -c1-16)
 if [ "$mode" = key ]; then
 	echo "$key"
@@ -151,10 +155,12 @@ mkdir -p "$tree"
 tar -xJf "$tarball" -C "$tree" --strip-components=1 ||
 	die "cannot unpack $tarball"
 
-log "[$(elapsed)] applying $(basename "$patch_file")"
-# --fuzz=0: a patch that only applies loosely is a patch nobody reviewed.
-patch -d "$tree" -p1 --fuzz=0 --no-backup-if-mismatch -s < "$patch_file" >&2 ||
-	die "$(basename "$patch_file") does not apply to linux-source-6.12 $ver"
+for p in "${patch_files[@]}"; do
+	log "[$(elapsed)] applying $(basename "$p")"
+	# --fuzz=0: a patch that only applies loosely is a patch nobody reviewed.
+	patch -d "$tree" -p1 --fuzz=0 --no-backup-if-mismatch -s < "$p" >&2 ||
+		die "$(basename "$p") does not apply to linux-source-6.12 $ver"
+done
 
 # --- config ----------------------------------------------------------------
 log "[$(elapsed)] tinyconfig + $(basename "$fragment")"
