@@ -160,6 +160,9 @@ static int gather_facts(struct attach *a, struct kernel_facts *kf)
 						     -ENOENT;
 	}
 	kf->pcp_free_count = btf_has_member(btf, "per_cpu_pages", "free_count");
+	/* 6.1's pageset: free_high frees it whole, whatever the scale */
+	a->free_high_uncapped =
+		btf_has_member(btf, "per_cpu_pages", "free_factor");
 	kallsyms_lookup_many(KALLSYMS_PATH, kf->fn, NR_PROBES, addrs);
 	for (id = 0; id < NR_PROBES; id++)
 		kf->in_kallsyms[id] = kf->fn[id] && addrs[id] != 0;
@@ -283,19 +286,31 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	if (err)
 		goto fail;
 
+	/*
+	 * Every exit before any entry: an exit without its entry is ignored,
+	 * but an entry whose exit is not attached yet leaves state behind
+	 * for good (an interrupt depth that never returns to 0, a decay that
+	 * never ends and claims the pageset's later bulk frees). TCG takes
+	 * a second per attach: that window was seen to do both.
+	 */
 	for (id = 0; id < NR_PROBES; id++) {
-		enum probe_mode mode = a->probes[id].mode;
-
 		probe_progs(a, id, &pp);
-		err = attach_prog(a, pp.entry, mode, kf->fn[id], false);
-		if (!err)
-			err = attach_prog(a, pp.exit, mode, kf->fn[id], true);
+		err = attach_prog(a, pp.exit, a->probes[id].mode, kf->fn[id],
+				  true);
 		if (err)
 			goto fail;
 	}
+	/* before the entries: a call it sees at all, it sees whole */
 	if (a->cross_check) {
 		err = attach_prog(a, prog_named(a, XCHECK_PROG),
 				  MODE_TRACEPOINT, NULL, false);
+		if (err)
+			goto fail;
+	}
+	for (id = 0; id < NR_PROBES; id++) {
+		probe_progs(a, id, &pp);
+		err = attach_prog(a, pp.entry, a->probes[id].mode, kf->fn[id],
+				  false);
 		if (err)
 			goto fail;
 	}
