@@ -22,13 +22,14 @@ enum {
 	OPT_HTML,
 };
 
-#define ATTACH_LONGOPTS                                                \
-	{ "mode", required_argument, NULL, 'm' },                      \
-		{ "verbose", no_argument, NULL, 'v' },                 \
-		{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK }, \
-	{                                                              \
-		"run-gap", required_argument, NULL, OPT_RUN_GAP        \
-	}
+/* clang-format off */
+#define ATTACH_LONGOPTS							\
+	{ "mode", required_argument, NULL, 'm' },			\
+	{ "verbose", no_argument, NULL, 'v' },				\
+	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },		\
+	{ "exact-free-high", no_argument, NULL, OPT_EXACT_FREE_HIGH },	\
+	{ "run-gap", required_argument, NULL, OPT_RUN_GAP }
+/* clang-format on */
 
 static void vwarn(const char *fmt, va_list ap)
 {

@@ -71,11 +71,21 @@ static void test_numbers(void)
 
 static void test_stat_options(void)
 {
-	char *ok[] = { "stat",	      "-i",	    "0.5",
-		       "-c",	      "3",	    "--json",
-		       "--mode",      "tracepoint", "--cross-check",
-		       "--run-gap",   "2000",	    "--prom",
-		       "/tmp/x.prom", NULL };
+	char *ok[] = { "stat",
+		       "-i",
+		       "0.5",
+		       "-c",
+		       "3",
+		       "--json",
+		       "--mode",
+		       "tracepoint",
+		       "--cross-check",
+		       "--run-gap",
+		       "2000",
+		       "--prom",
+		       "/tmp/x.prom",
+		       "--exact-free-high",
+		       NULL };
 	char *help[] = { "stat", "--help", NULL };
 	char *bad_mode[] = { "stat", "-m", "fast", NULL };
 	char *bad_gap[] = { "stat", "--run-gap", "-5", NULL };
@@ -86,6 +96,7 @@ static void test_stat_options(void)
 	CHECK(o.interval == 0.5 && o.count == 3 && o.json && !o.help);
 	CHECK_EQ_INT(o.attach.want, MODE_TRACEPOINT);
 	CHECK(o.attach.cross_check);
+	CHECK(o.attach.exact_free_high);
 	CHECK_EQ_U64(o.attach.run_gap_ns, 2000);
 	CHECK_EQ_STR(o.prom, "/tmp/x.prom");
 	CHECK_EQ_INT(cli_parse_stat(ARGC(help), help, &o), 0);
@@ -132,6 +143,9 @@ static void test_record_options(void)
 	char *cmd[] = { "record", "-o",	      "x.data", "-i",	"0.5",
 			"--",	  "bonnie++", "-d",	"/mnt", NULL };
 	char *cmd2[] = { "record", "-q", "sleep", "-i", NULL };
+	char *exact[] = { "record", "--exact-free-high",
+			  "--mode", "kprobe",
+			  "true",   NULL };
 	char *bad[] = { "record", "-o", "", NULL };
 	char *dur[] = { "record", "-d", "0", NULL };
 	struct record_opts o;
@@ -146,6 +160,9 @@ static void test_record_options(void)
 	REQUIRE(o.argc == 2);
 	CHECK_EQ_STR(o.argv[1], "-i");
 	CHECK_EQ_STR(o.out, DEFAULT_RECORDING);
+	CHECK_EQ_INT(cli_parse_record(ARGC(exact), exact, &o), 0);
+	CHECK(o.attach.exact_free_high && o.attach.want == MODE_KPROBE);
+	REQUIRE(o.argc == 1);
 	quiet();
 	CHECK_EQ_INT(cli_parse_record(ARGC(bad), bad, &o), -EINVAL);
 	CHECK_EQ_INT(cli_parse_record(ARGC(dur), dur, &o), -EINVAL);
