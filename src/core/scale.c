@@ -147,11 +147,11 @@ static int sat_add(int a, unsigned long long b)
 	return b > (unsigned long long)(INT_MAX - a) ? INT_MAX : a + (int)b;
 }
 
-void scale_observe(struct scale_info *si, int at_least,
-		   unsigned long long at_least_n, int exact,
-		   unsigned long long exact_n)
+void scale_add_evidence(struct scale_info *si, int at_least,
+			unsigned long long at_least_n, int exact,
+			unsigned long long exact_n)
 {
-	int value;
+	int evidence;
 
 	if (at_least_n && at_least > si->inferred_at_least)
 		si->inferred_at_least = at_least;
@@ -159,12 +159,28 @@ void scale_observe(struct scale_info *si, int at_least,
 		si->inferred_exact = exact;
 		si->inferred_exact_n = sat_add(si->inferred_exact_n, exact_n);
 	}
+	evidence = sat_add(sat_add(si->inferred_evidence, at_least_n), exact_n);
 	/* an exact value wins; a lower bound above it says the probes are wrong */
-	value = si->inferred_exact_n ? si->inferred_exact :
-				       si->inferred_at_least;
-	scale_set_inferred(si, value,
-			   sat_add(sat_add(si->inferred_evidence, at_least_n),
-				   exact_n));
+	si->val[SCALE_SRC_INFERRED] = si->inferred_exact_n ?
+					      si->inferred_exact :
+					      si->inferred_at_least;
+	si->have[SCALE_SRC_INFERRED] = si->val[SCALE_SRC_INFERRED] >= 0 &&
+				       evidence > 0;
+	si->inferred_evidence = evidence;
+}
+
+void scale_observe(struct scale_info *si, int at_least,
+		   unsigned long long at_least_n, int exact,
+		   unsigned long long exact_n)
+{
+	scale_add_evidence(si, at_least, at_least_n, exact, exact_n);
+	scale_resolve(si);
+}
+
+void scale_set_free_high_uncapped(struct scale_info *si)
+{
+	si->free_high_uncapped = true;
+	scale_resolve(si);
 }
 
 void scale_inferred_line(const struct scale_info *si, char *buf, size_t len)
@@ -366,6 +382,10 @@ void scale_resolve(struct scale_info *si)
 			"no kernel variable, cmdline, config or chunks to go by");
 		break;
 	}
+	if (si->free_high_uncapped && si->value >= 0)
+		note_add(
+			si,
+			"before v6.7 the scale caps drain chunks and the free factor only: a free_high flush frees the whole pageset");
 	if (si->have[SCALE_SRC_KVAR] && !kvar_ok)
 		note_add(si, "kernel variable reads %d, outside 0..%d: ignored",
 			 si->val[SCALE_SRC_KVAR], SCALE_CLAMP_MAX);

@@ -17,6 +17,8 @@
 #define SCALE_CLAMP_MAX 6
 #define SCALE_NOTE_LEN 256
 #define SCALE_PATH_LEN 256
+/* scale_inferred_line()'s longest line */
+#define SCALE_INFERRED_LEN 160
 
 enum scale_source {
 	SCALE_SRC_KVAR, /* "kernel-variable" */
@@ -51,6 +53,8 @@ struct scale_info {
 	int inferred_exact; /* what capped drain chunks showed */
 	int inferred_exact_n; /* how many did */
 	bool config_lacks; /* a config was read and has no such option */
+	/* the kernel's free_high flush frees all of pcp->count (pre-6.7) */
+	bool free_high_uncapped;
 	int kvar_err; /* -errno of a failed kvar read, or 0 */
 };
 
@@ -84,6 +88,15 @@ void scale_set_kvar_error(struct scale_info *si, int err);
 void scale_observe(struct scale_info *si, int at_least,
 		   unsigned long long at_least_n, int exact,
 		   unsigned long long exact_n);
+/*
+ * The same evidence, without resolving value and source again: for a
+ * recording, whose header keeps what was resolved when it was made.
+ */
+void scale_add_evidence(struct scale_info *si, int at_least,
+			unsigned long long at_least_n, int exact,
+			unsigned long long exact_n);
+/* pre-6.7 kernel (pcp has free_factor): the note says what is not capped */
+void scale_set_free_high_uncapped(struct scale_info *si);
 /* set the inference directly (a recording's totals) */
 void scale_set_inferred(struct scale_info *si, int value, int evidence);
 

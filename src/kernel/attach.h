@@ -25,6 +25,8 @@ struct attach {
 	struct bpf_link *links[ATTACH_MAX_LINKS];
 	int nr_links;
 	bool cross_check;
+	/* BTF: per_cpu_pages has no free_count (before v6.7) */
+	bool free_high_uncapped;
 	char btf_source[64];
 	/* set when auto mode had to fall back; said once by the caller */
 	char fallback[ATTACH_MSG_LEN];

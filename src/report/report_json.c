@@ -29,14 +29,16 @@ static double secs_of(uint64_t ns)
 
 static void j_scale(struct json_writer *w, const struct rec_summary *s)
 {
-	int inferred;
+	struct scale_info si = s->h.f.scale;
+	const struct figure_hist *lb = &s->total.hist[HIST_SCALE_AT_LEAST];
+	const struct figure_hist *ex = &s->total.hist[HIST_SCALE_EXACT];
 
+	/* what the whole recording proved, as stat says it for its run */
+	scale_add_evidence(&si, (int)lb->max, lb->samples, (int)ex->max,
+			   ex->samples);
 	json_obj_begin(w, "scale");
-	json_scale_fields(w, &s->h.f.scale);
-	if (!rec_inferred_scale(s, &inferred))
-		json_int(w, "inferred_at_least", inferred);
-	else
-		json_null(w, "inferred_at_least");
+	json_scale_fields(w, &si);
+	json_scale_inferred(w, &si);
 	json_obj_end(w);
 }
 

@@ -125,6 +125,28 @@ static void test_tree_stock(void)
 	CHECK_EQ_STR(si.note, "");
 }
 
+/* 6.1.y with the backport: config 5, but free_high is not capped */
+static void test_free_high_uncapped(void)
+{
+	struct scale_info si, rec;
+
+	CHECK_EQ_INT(collect("stock", &si), 0);
+	scale_set_free_high_uncapped(&si);
+	CHECK_EQ_INT(si.value, 5);
+	CHECK_HAS(si.note, "a free_high flush frees the whole pageset");
+	/* it stays through every later resolve */
+	scale_observe(&si, 3, 2, -1, 0);
+	CHECK_HAS(si.note, "a free_high flush frees the whole pageset");
+
+	/* a recording's scale: evidence added, what it resolved kept */
+	CHECK_EQ_INT(collect("noscale", &rec), 0);
+	scale_add_evidence(&rec, 6, 10, 4, 2);
+	CHECK_EQ_INT(rec.source, SCALE_SRC_NONE);
+	CHECK_HAS(rec.note, "no scale in this kernel");
+	CHECK_EQ_INT(rec.val[SCALE_SRC_INFERRED], 4);
+	CHECK_EQ_INT(rec.inferred_evidence, 12);
+}
+
 static void test_tree_patched_cmdline9(void)
 {
 	struct scale_info si;
@@ -347,6 +369,7 @@ const struct unit_test scale_tests[] = {
 	TEST(test_parse_cmdline_value),
 	TEST(test_tree_noscale),
 	TEST(test_tree_stock),
+	TEST(test_free_high_uncapped),
 	TEST(test_tree_patched_cmdline9),
 	TEST(test_tree_patched_cmdline0),
 	TEST(test_tree_patched_none),
