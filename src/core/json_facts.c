@@ -28,6 +28,23 @@ void json_scale_fields(struct json_writer *w, const struct scale_info *s)
 	json_str(w, "note", s->note);
 }
 
+void json_scale_inferred(struct json_writer *w, const struct scale_info *s)
+{
+	char inferred[SCALE_INFERRED_LEN];
+
+	if (s->have[SCALE_SRC_INFERRED])
+		json_int(w, "inferred_at_least", s->val[SCALE_SRC_INFERRED]);
+	else
+		json_null(w, "inferred_at_least");
+	json_int(w, "inferred_evidence", s->inferred_evidence);
+	if (s->inferred_exact_n)
+		json_int(w, "inferred_exact", s->inferred_exact);
+	else
+		json_null(w, "inferred_exact");
+	scale_inferred_line(s, inferred, sizeof(inferred));
+	json_str(w, "inferred", inferred);
+}
+
 void json_facts(struct json_writer *w, const struct facts *f, int nr_cpus)
 {
 	int i;

@@ -19,6 +19,12 @@
  * closes the object, so it can add its own fields.
  */
 void json_scale_fields(struct json_writer *w, const struct scale_info *s);
+/*
+ * What the probes proved about the scale: inferred_at_least (an exact
+ * value when one was seen), inferred_evidence (events), inferred_exact
+ * (null without a drain chunk cut at batch << scale), inferred (a line).
+ */
+void json_scale_inferred(struct json_writer *w, const struct scale_info *s);
 /* "key": [{node, zone, cpus: [{cpu, count, high, batch, high_min?, high_max?}]}] */
 void json_zone_pagesets(struct json_writer *w, const char *key,
 			const struct zoneinfo *zi);

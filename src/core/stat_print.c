@@ -8,7 +8,6 @@
 #include "stat_print.h"
 #include "units.h"
 
-#define INFERRED_LEN 160
 #define SCALE_LINE_LEN 512
 
 static const char *mark(bool estimated)
@@ -100,7 +99,7 @@ static void text_fig(FILE *out, const struct fig_desc *d,
 void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
 		     double secs, bool hists)
 {
-	char ts[16], inferred[INFERRED_LEN];
+	char ts[16], inferred[SCALE_INFERRED_LEN];
 	time_t now = time(NULL);
 	int i, h;
 
@@ -138,22 +137,13 @@ void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
 /* inferred_* cover the whole run so far: the scale does not change */
 static void json_scale(struct json_writer *w, const struct scale_info *s)
 {
-	char inferred[INFERRED_LEN];
-
 	json_obj_begin(w, "scale");
-	json_int(w, "value", s->value);
+	if (s->value >= 0)
+		json_int(w, "value", s->value);
+	else
+		json_null(w, "value");
 	json_str(w, "source", scale_source_name(s->source));
-	if (s->have[SCALE_SRC_INFERRED])
-		json_int(w, "inferred_at_least", s->val[SCALE_SRC_INFERRED]);
-	else
-		json_null(w, "inferred_at_least");
-	json_int(w, "inferred_evidence", s->inferred_evidence);
-	if (s->inferred_exact_n)
-		json_int(w, "inferred_exact", s->inferred_exact);
-	else
-		json_null(w, "inferred_exact");
-	scale_inferred_line(s, inferred, sizeof(inferred));
-	json_str(w, "inferred", inferred);
+	json_scale_inferred(w, s);
 	json_str(w, "note", s->note);
 	json_obj_end(w);
 }

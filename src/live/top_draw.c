@@ -196,6 +196,18 @@ static void draw_header(struct top_frame *f, const struct top_ctx *c,
 	else
 		snprintf(cost, sizeof(cost), "cost: %.0f ns/event, %.2f%% CPU",
 			 d->cost.ns_per_event, d->cost.cpu_pct);
+	if (d->snap && d->secs > 0) {
+		struct figures all;
+		size_t len = strlen(cost);
+
+		/* events the kernel did not let a probe see: say it loudly */
+		figures_compute(d->snap, SNAP_ALL, SNAP_ALL, &all);
+		if (all.cnt[CNT_RECURSION_MISSES])
+			snprintf(cost + len, sizeof(cost) - len,
+				 ", %llu probe runs skipped",
+				 (unsigned long long)
+					 all.cnt[CNT_RECURSION_MISSES]);
+	}
 	if (fa->pageblock_order < 0)
 		frame_add(f, 0, "kernel %s %s  %s  pageblock order ?",
 			  fa->release, fa->arch, cost);
