@@ -100,7 +100,7 @@ UNIT_OBJS := $(patsubst tests/unit/%.c,$(OBJDIR)/unit/%.o,$(UNIT_TESTS))
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload/*.c))
 FORMAT_FILES := $(shell git ls-files 'src/*.[ch]' 'bpf/*.[ch]' 'tests/*.[ch]' 2>/dev/null)
 
-.PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-patched run test \
+.PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-oracle oracle run test \
 	unit live bench vmlinux workloads clean format format-check check-deps
 .DELETE_ON_ERROR:
 
@@ -192,9 +192,16 @@ vmtest: deps-all vm-builds
 vmshell: deps-all vm-builds
 	$(Q)tests/vm/run.sh --shell $(KERNEL)
 
-# pcp_batch_scale_max= proven on a patched 6.12 (kernel built once, cached)
-vmtest-patched: deps-all vm-builds
-	$(Q)tests/vm/patched.sh
+# every figure against the kernel's own count: the Debian kernels' tracefs
+# counts (vmtest prints their oracle lines) and the instrumented 6.12
+# (tests/vm/oracle.sh: kernel built once, cached; also proves
+# pcp_batch_scale_max=). make oracle BOOTS="s5 up-s0" for some boots only.
+oracle: deps-all vm-builds
+	$(Q)tests/vm/run.sh $(KERNELS)
+	$(Q)tests/vm/oracle.sh $(BOOTS)
+
+vmtest-oracle: deps-all vm-builds
+	$(Q)tests/vm/oracle.sh $(BOOTS)
 
 test: deps-all
 	$(Q)$(MAKE) --no-print-directory WERROR=1 all $(OUTPUT)/unit_tests

@@ -172,7 +172,7 @@ busybox_for() {
 build_base_initrd() {
 	local arch=$1 bin stage busybox f
 	bin=$(bindir "$arch")
-	for f in pcptop churn tcpstream; do
+	for f in pcptop churn tcpstream pipes; do
 		[ -x "$bin/$f" ] ||
 			die "missing $bin/$f: run make vmtest, or make STATIC=1 OUTPUT=build/vm-x86 all; make ARCH=arm64 all" 2
 	done
@@ -182,7 +182,8 @@ build_base_initrd() {
 	mkdir -p "$stage/bin" "$stage/boot" "$stage/proc" "$stage/sys" \
 		"$stage/dev" "$stage/tmp"
 	cp "$busybox" "$stage/bin/busybox"
-	cp "$bin/pcptop" "$bin/churn" "$bin/tcpstream" "$stage/bin/"
+	cp "$bin/pcptop" "$bin/churn" "$bin/tcpstream" "$bin/pipes" "$stage/bin/"
+	cp "$here/oracle-guest.sh" "$stage/bin/"
 	cp "$here/init.sh" "$stage/init"
 	chmod 755 "$stage/init" "$stage/bin/"*
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
@@ -266,15 +267,16 @@ boot_failure() {
 }
 
 # assertions on one finished boot; prints the vmtest line's detail and
-# returns 1 on a failure
+# returns 1 on a failure. The oracle lines go to $OUT/$k/oracle.
 check_results() {
-	local k=$1 logf=$2 info stat fails=() modes got want i probe
+	local k=$1 logf=$2 info stat rep fails=() modes got want i probe
 	local exp_modes limit batch scale pbo bulk xpages fh_count fh_max dmax
-	local cmax decay_calls refill lock fallback misses xnote
+	local cmax decay_calls refill hold fallback
 
 	[ "$(tagged "$logf" btf)" = yes ] || fails+=("no /sys/kernel/btf/vmlinux")
 	info=$(tagged "$logf" info)
 	stat=$(tagged "$logf" stat)
+	rep=$(tr -d '\r' <"$logf" | sed -n 's/^.*ORACLE:report://p')
 	if ! jq -e . >/dev/null 2>&1 <<<"$info" || [ -z "$info" ]; then
 		echo "FAIL (pcptop info: rc $(tagged "$logf" info_rc): $(tagged "$logf" info_err | head -n 1))"
 		return 1
@@ -283,10 +285,15 @@ check_results() {
 		echo "FAIL (pcptop stat: rc $(tagged "$logf" stat_rc): $(tagged "$logf" stat_err | head -n 1))"
 		return 1
 	fi
+	if ! jq -e .totals >/dev/null 2>&1 <<<"$rep"; then
+		echo "FAIL (pcptop record/report of the oracle run: $(tr -d '\r' <"$logf" | sed -n 's/^.*ORACLE:\(record\|report\)_err://p' | head -n 1))"
+		return 1
+	fi
 	echo "$info" >"$OUT/$k/info.json"
 	echo "$stat" >"$OUT/$k/stat.json"
+	echo "$rep" >"$OUT/$k/report.json"
 
-	# modes, in info and in stat
+	# modes, in info, in stat and in the recording
 	IFS=, read -r -a exp_modes <<<"${K_MODES[$k]}"
 	i=0
 	modes=
@@ -299,6 +306,9 @@ check_results() {
 		got=$(jq -r --arg p "$probe" '.modes[$p]' <<<"$stat")
 		[ "$got" = "$want" ] ||
 			fails+=("stat: $probe is $got, expected $want")
+		got=$(jq -r --arg p "$probe" '.probes[] | select(.name == $p) | .mode' <<<"$rep")
+		[ "$got" = "$want" ] ||
+			fails+=("recording: $probe is $got, expected $want")
 		i=$((i + 1))
 	done
 	fallback=$(jq -r '.fallback // ""' <<<"$info")
@@ -311,49 +321,24 @@ check_results() {
 		fails+=("unexpected fallback: $fallback")
 	fi
 
-	# figures
-	bulk=$(jq '.bulk_free.pages' <<<"$stat")
-	refill=$(jq '.refill.pages' <<<"$stat")
-	lock=$(jq '.lock_ns.total' <<<"$stat")
-	xpages=$(jq '.cross_check.drain_tracepoint_pages // "absent"' <<<"$stat")
-	fh_count=$(jq '.free_high.count' <<<"$stat")
-	fh_max=$(jq '.free_high.max' <<<"$stat")
-	dmax=$(jq '.drain.max' <<<"$stat")
-	cmax=$(jq '.decay.max' <<<"$stat")
-	decay_calls=$(jq '.decay.calls' <<<"$stat")
+	# figures of the oracle run's recording
+	local t=.totals
+	bulk=$(jq "$t.bulk_free.pages" <<<"$rep")
+	refill=$(jq "$t.refill.pages" <<<"$rep")
+	hold=$(jq "$t.lock_hold_ns.total" <<<"$rep")
+	xpages=$(jq "$t.cross_check.drain_tracepoint_pages // \"absent\"" <<<"$rep")
+	fh_count=$(jq "$t.free_high.count" <<<"$rep")
+	fh_max=$(jq "$t.free_high.max" <<<"$rep")
+	dmax=$(jq "$t.drain.max" <<<"$rep")
+	cmax=$(jq "$t.decay.max // \"-\"" <<<"$rep")
+	decay_calls=$(jq "$t.decay.calls // \"-\"" <<<"$rep")
 	[ "$bulk" -gt 0 ] 2>/dev/null || fails+=("bulk_free.pages is $bulk")
 	[ "$refill" -gt 0 ] 2>/dev/null || fails+=("refill.pages is $refill")
-	[ "$lock" -gt 0 ] 2>/dev/null || fails+=("lock_ns.total is $lock")
+	[ "$hold" -gt 0 ] 2>/dev/null || fails+=("lock_hold_ns.total is $hold")
 	if [ "${K_DECAY[$k]}" = yes ]; then
 		[ "$decay_calls" -gt 0 ] 2>/dev/null ||
 			fails+=("decay.calls is $decay_calls")
 	fi
-	# The identity is exact unless the kernel dropped program runs: its
-	# per-program recursion guard skips an event on a CPU where the same
-	# program is already running, which happens when BPF programs are
-	# preemptible (PREEMPT_RT). Then each miss loses at most one page
-	# block's worth of pages on one side (a tracepoint event of order <=
-	# pageblock_order, or one bulk free's pages of about that size).
-	misses=$(tagged "$logf" misses)
-	[[ "$misses" =~ ^[0-9]+$ ]] || misses=0
-	pbo=$(jq '.pageblock_order' <<<"$info")
-	xnote=
-	case "${exp_modes[0]}" in
-	fentry | kprobe)
-		if ! [[ "$xpages" =~ ^[0-9]+$ ]]; then
-			fails+=("cross-check: no mm_page_pcpu_drain pages ($xpages)")
-		elif [ "$xpages" != "$bulk" ]; then
-			local diff=$((bulk - xpages))
-			diff=${diff#-}
-			if [ "$misses" -gt 0 ] && [[ "$pbo" =~ ^[0-9]+$ ]] &&
-			   [ "$diff" -le $((misses << pbo)) ]; then
-				xnote=" (off by $diff: $misses BPF recursion misses)"
-			else
-				fails+=("cross-check: bulk_free.pages $bulk != mm_page_pcpu_drain pages $xpages ($misses BPF recursion misses)")
-			fi
-		fi
-		;;
-	esac
 
 	# No flush, drain chunk or decay drain asks for more than batch <<
 	# scale (where the kernel caps it: the matrix's bounded column). The
@@ -366,7 +351,9 @@ check_results() {
 	batch=$(jq '[.zones[].cpus[].batch] | max' <<<"$info")
 	scale=$(jq '.scale.value' <<<"$info")
 	pbo=$(jq '.pageblock_order' <<<"$info")
-	if [[ "$batch" =~ ^[0-9]+$ ]] && [[ "$scale" =~ ^[0-9]+$ ]] &&
+	if [ "${K_BOUNDED[$k]}" = - ]; then
+		limit="none (no cap on this kernel)"
+	elif [[ "$batch" =~ ^[0-9]+$ ]] && [[ "$scale" =~ ^[0-9]+$ ]] &&
 	   [[ "$pbo" =~ ^[0-9]+$ ]]; then
 		limit=$((batch << scale))
 		local slack=$(((1 << pbo) - 1)) over=0
@@ -374,7 +361,7 @@ check_results() {
 		IFS=, read -r -a bounded <<<"${K_BOUNDED[$k]}"
 		for probe in "${bounded[@]}"; do
 			local m
-			m=$(jq ".$probe.max" <<<"$stat")
+			m=$(jq "$t.$probe.max" <<<"$rep")
 			if [ "$m" -gt $((limit + slack)) ]; then
 				fails+=("$probe.max $m > batch $batch << scale $scale (+ $slack for the last page's order)")
 			elif [ "$m" -gt "$limit" ]; then
@@ -387,11 +374,20 @@ check_results() {
 		fails+=("no batch ($batch), scale ($scale) or pageblock_order ($pbo) in info")
 	fi
 
+	# every figure against the kernel's own count of the same window
+	local true_scale=none ocheck
+	[[ "$scale" =~ ^[0-9]+$ ]] && [ "$(jq -r .scale.source <<<"$info")" != none ] &&
+		true_scale=$scale
+	ocheck=$("$here/oracle-check.sh" "$logf" "$k smp=2 scale=$true_scale" "$true_scale")
+	local orc=$?
+	echo "$ocheck" >"$OUT/$k/oracle"
+	[ $orc -eq 0 ] || fails+=("oracle: $(grep -c ' FAIL' <<<"$ocheck") checks failed (see the oracle lines)")
+
 	echo "$fh_count" >"$OUT/$k/free_high"
 	local release
 	release=$(tagged "$logf" begin | cut -d' ' -f1)
 	[ -n "$fallback" ] && modes+="; fallback: ${fallback%%:*}"
-	local figures="$release; $modes; bulk_free $bulk pages = tracepoint $xpages$xnote, refill $refill, free_high $fh_count (max $fh_max), decay $decay_calls (max $cmax), drain max $dmax, limit $batch<<$scale=$limit"
+	local figures="$release; $modes; bulk_free $bulk pages = tracepoint $xpages, refill $refill, free_high $fh_count (max $fh_max), decay $decay_calls (max $cmax), drain max $dmax, limit $batch<<$scale=$limit; $(tail -n 1 <<<"$ocheck" | sed 's/^oracle [^:]*: //')"
 	if [ ${#fails[@]} -gt 0 ]; then
 		local IFS=';'
 		echo "FAIL (${fails[*]}; $figures)"
@@ -403,7 +399,7 @@ check_results() {
 run_kernel() {
 	local k=$1 attempt rc why logf line qemu
 	rm -f "$OUT/$k"/console-*.log "$OUT/$k/line" "$OUT/$k/status" \
-		"$OUT/$k/free_high"
+		"$OUT/$k/free_high" "$OUT/$k/oracle"
 	# in the job, so resolving and unpacking overlap the other VM's boot;
 	# fetch-kernel.sh serialises downloads on its lock, and the timeout
 	# below covers qemu only, so a slow mirror cannot fail a boot
@@ -480,6 +476,7 @@ wait
 
 passed=0 failed=0 fh_seen=
 for k in "${selected[@]}"; do
+	[ -f "$OUT/$k/oracle" ] && cat "$OUT/$k/oracle"
 	if [ -f "$OUT/$k/line" ]; then
 		cat "$OUT/$k/line"
 	else

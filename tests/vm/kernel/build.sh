@@ -147,6 +147,14 @@ if [ ! -s "$tarball" ]; then
 	mv "$tarball.tmp" "$tarball"
 fi
 
+# Trees of failed or interrupted builds of any recipe are 2 GB each: a
+# cache on a CI disk keeps only finished kernels (those have no tree).
+for stale in "$outroot"/*/tree; do
+	[ -d "$stale" ] || continue
+	[ -n "${PCPTOP_KEEP_TREE:-}" ] && [ -f "${stale%/tree}/.done" ] && continue
+	log "removing the unfinished build tree $stale"
+	rm -rf "$stale"
+done
 rm -rf "$out"
 mkdir -p "$out"
 tree=$out/tree

@@ -1,0 +1,268 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The guest half of pcptop's oracle suite, in every test VM's initramfs as
+# /bin/oracle-guest.sh. Why it exists: a figure is only as good as the
+# count it is checked against, and that count must come from the kernel
+# itself with no BPF involved. This script sets up tracefs hist triggers
+# (kmem tracepoints, fprobe or kprobe events on the PCP functions, a
+# synthetic latency event), runs the workload that drives every PCP path
+# under `pcptop record`, and prints snapshots of every kernel count before
+# pcptop starts (A0), when its command starts (A1, pcptop attached), when
+# its command ends (A2) and after pcptop is gone (A3). The patched test
+# kernel adds /proc/pcp_oracle (tests/vm/kernel/pcp-oracle.patch). The host
+# (tests/vm/oracle-check.sh) does every comparison.
+#
+# Output lines, on the console:
+#   ORACLE:have:NAME:yes|no REASON     which kernel counts this kernel has
+#   ORACLE:SNAP:SOURCE:LINE            a hist line or a /proc/pcp_oracle line
+#   ORACLE:misses:SNAP:N               recursion_misses of pcptop's programs
+#   ORACLE:report:JSON                 pcptop report --json of the window
+#   ORACLE:load:PHASE:...              what the workload did
+#
+# Usage (inside the VM):
+#   oracle-guest.sh run [PCPTOP RECORD OPTIONS]   everything above
+#   oracle-guest.sh inner                         the command pcptop records
+
+T=/sys/kernel/tracing
+G=pcpo
+TMPD=/tmp/oracle
+# the hist files snapshotted, as SOURCE=path below $T/events
+HISTS="drain_order=kmem/mm_page_pcpu_drain refill_order=kmem/mm_page_alloc_zone_locked bulk=$G/pfb bulk_lat=synthetic/pcpo_bulklat drain=$G/dpz decay=$G/dph refill=synthetic/pcpo_refill refill_calls=$G/rmb"
+
+have() {
+	echo "ORACLE:have:$1:$2"
+}
+
+# a function the kernel can probe: in available_filter_functions
+probeable() {
+	grep -q "^$1\( \|$\)" $T/available_filter_functions 2>/dev/null
+}
+
+# fprobe event FN with BTF-named ARGS, else a kprobe event with $argN;
+# prints the flavour
+fn_event() {
+	name=$1 fn=$2 fprobe_args=$3 kprobe_args=$4
+	if echo "f:$G/$name $fn $fprobe_args" >>$T/dynamic_events 2>/dev/null; then
+		echo fprobe
+	elif echo "p:$G/$name $fn $kprobe_args" >>$T/dynamic_events 2>/dev/null; then
+		echo kprobe
+	else
+		echo none
+	fi
+}
+
+ret_event() {
+	name=$1 fn=$2 flavour=$3 args=$4
+	if [ "$flavour" = fprobe ]; then
+		echo "f:$G/$name $fn%return $args" >>$T/dynamic_events 2>/dev/null
+	else
+		echo "r:$G/$name $fn $args" >>$T/dynamic_events 2>/dev/null
+	fi
+}
+
+trig() {
+	echo "$2" >>"$T/events/$1/trigger" 2>/dev/null
+}
+
+setup() {
+	mount -t tracefs tracefs $T 2>/dev/null
+	if [ ! -e $T/events/kmem/mm_page_pcpu_drain/trigger ]; then
+		have tracefs "no (no $T/events: CONFIG_FTRACE?)"
+		return 1
+	fi
+	if ! trig kmem/mm_page_pcpu_drain 'hist:keys=order:vals=hitcount'; then
+		have tracefs "no (hist triggers refused: CONFIG_HIST_TRIGGERS?)"
+		return 1
+	fi
+	have tracefs yes
+	# every page leaving the pcp lists for the buddy allocator
+	have drain_order yes
+	# pages the tracepoint calls a percpu refill (rmqueue_buddy's too)
+	trig kmem/mm_page_alloc_zone_locked \
+		'hist:keys=order:vals=hitcount if percpu_refill == 1' &&
+		have refill_order yes || have refill_order "no (trigger refused)"
+
+	# free_pcppages_bulk: calls, count asked for, entry-to-return time
+	f=$(fn_event pfb free_pcppages_bulk count 'count=$arg2:s32')
+	if [ "$f" = none ]; then
+		have bulk "no (neither fprobe nor kprobe events on free_pcppages_bulk)"
+	else
+		trig $G/pfb 'hist:keys=common_cpu:vals=hitcount,count' &&
+			have bulk "yes $f" || have bulk "no (trigger refused)"
+		# keyed by CPU: the call holds the pcp lock, it cannot migrate
+		if ret_event pfbx free_pcppages_bulk "$f" &&
+		   echo 'pcpo_bulklat u64 lat' >>$T/synthetic_events 2>/dev/null &&
+		   trig $G/pfb 'hist:keys=common_cpu:ts0=common_timestamp' &&
+		   trig $G/pfbx 'hist:keys=common_cpu:lat=common_timestamp-$ts0:onmatch('$G'.pfb).trace(pcpo_bulklat,$lat)' &&
+		   trig synthetic/pcpo_bulklat 'hist:keys=lat.log2:vals=hitcount'; then
+			have bulk_lat "yes $f"
+		else
+			have bulk_lat "no (synthetic latency event refused)"
+		fi
+	fi
+
+	# drain_pages_zone: calls by the CPU owning the pageset (its argument)
+	if probeable drain_pages_zone; then
+		f=$(fn_event dpz drain_pages_zone cpu 'cpu=$arg1:u32')
+		trig $G/dpz 'hist:keys=cpu:vals=hitcount' &&
+			have drain "yes $f" || have drain "no ($f event refused)"
+	else
+		have drain "no (drain_pages_zone is not probeable: inlined)"
+	fi
+
+	# decay_pcp_high, 6.7+
+	if probeable decay_pcp_high; then
+		f=$(fn_event dph decay_pcp_high '' '')
+		trig $G/dph 'hist:keys=common_cpu:vals=hitcount' &&
+			have decay "yes $f" || have decay "no ($f event refused)"
+	else
+		have decay "no (no decay_pcp_high in this kernel, or inlined)"
+	fi
+
+	# rmqueue_bulk where it is a function (6.1): calls, and pages as
+	# blocks returned << order, paired through a synthetic event
+	if probeable rmqueue_bulk; then
+		f=$(fn_event rmb rmqueue_bulk order 'order=$arg2:u32')
+		trig $G/rmb 'hist:keys=common_cpu:vals=hitcount' &&
+			have refill_calls "yes $f" || have refill_calls "no ($f event refused)"
+		if ret_event rmbx rmqueue_bulk "$f" 'ret=$retval:s32' &&
+		   echo 'pcpo_refill u32 order; s32 n' >>$T/synthetic_events 2>/dev/null &&
+		   trig $G/rmb 'hist:keys=common_cpu:o=order' &&
+		   trig $G/rmbx 'hist:keys=common_cpu:onmatch('$G'.rmb).trace(pcpo_refill,$o,ret)' &&
+		   trig synthetic/pcpo_refill 'hist:keys=order:vals=hitcount,n'; then
+			have refill "yes $f"
+		else
+			have refill "no (synthetic refill event refused)"
+		fi
+	else
+		have refill_calls "no (rmqueue_bulk is inlined in this kernel)"
+		have refill "no (rmqueue_bulk is inlined in this kernel)"
+	fi
+
+	for e in pfb pfbx dpz dph rmb rmbx; do
+		[ -e $T/events/$G/$e/enable ] && echo 1 >$T/events/$G/$e/enable
+	done
+	[ -e $T/events/synthetic/pcpo_bulklat/enable ] &&
+		echo 1 >$T/events/synthetic/pcpo_bulklat/enable
+	[ -e $T/events/synthetic/pcpo_refill/enable ] &&
+		echo 1 >$T/events/synthetic/pcpo_refill/enable
+	if [ -r /proc/pcp_oracle ]; then
+		have proc yes
+	else
+		have proc "no (no /proc/pcp_oracle: not the instrumented kernel)"
+	fi
+	# the tracer's max is an upper bound of every interrupts-off section
+	if grep -qw irqsoff $T/available_tracers 2>/dev/null &&
+	   [ "$(grep -c ^processor /proc/cpuinfo)" = 1 ]; then
+		echo 0 >$T/tracing_max_latency
+		echo irqsoff >$T/current_tracer && have irqsoff yes
+	else
+		have irqsoff "no (IRQSOFF_TRACER absent, or more than 1 CPU)"
+	fi
+	return 0
+}
+
+# the entries of every hist file (the counting triggers, not the ones
+# that only save a timestamp) and /proc/pcp_oracle, tagged with SNAP
+snap() {
+	for h in $HISTS; do
+		src=${h%%=*}
+		f=$T/events/${h#*=}/hist
+		[ -r "$f" ] || continue
+		awk -v p="ORACLE:$1:$src:" '
+			/^# trigger info:/ { skip = ($0 ~ /ts0=|onmatch|:o=order/) }
+			/^\{/ && !skip { print p $0 }' "$f"
+	done
+	[ -r /proc/pcp_oracle ] && sed "s/^/ORACLE:$1:proc:/" /proc/pcp_oracle
+	if [ "$(cat $T/current_tracer 2>/dev/null)" = irqsoff ]; then
+		echo "ORACLE:$1:irqsoff:max_us $(cat $T/tracing_max_latency)"
+		# where the longest section began and ended
+		grep -m 4 -E '(started|ended) at:|<-' $T/trace 2>/dev/null |
+			sed "s/^/ORACLE:$1:irqsoff:/"
+	fi
+}
+
+# recursion_misses of the BPF programs of process $1, summed
+misses() {
+	m=0
+	for f in /proc/$1/fdinfo/*; do
+		v=$(sed -n 's/^recursion_misses:[[:space:]]*//p' "$f" 2>/dev/null)
+		[ -n "$v" ] && m=$((m + v))
+	done
+	echo $m
+}
+
+# the workload: every PCP path, phase by phase
+load() {
+	cpus=$(grep -c ^processor /proc/cpuinfo)
+	# order-0 churn with loopback TCP beside it: softirq and interrupt
+	# load during the churn, order-3 skb fragments freed in bursts
+	churn -m 64 -n 3 2>&1 | sed 's/^/ORACLE:load:churn:/' &
+	cp=$!
+	tcpstream -s 3 -j 2 2>&1 | sed 's/^/ORACLE:load:tcpstream:/'
+	wait $cp
+	# order-2 pipe_buffer arrays, freed a round at a time
+	pipes -p 64 -n 20 2>&1 | sed 's/^/ORACLE:load:pipes:/'
+	# the report that started it all: a 100 MiB tmpfs write and delete
+	dd if=/dev/zero of=/tmp/oracle.fill bs=1M count=100 2>/dev/null
+	rm -f /tmp/oracle.fill
+	echo "ORACLE:load:tmpfs:100 MiB written and deleted"
+	echo 3 >/proc/sys/vm/drop_caches
+	echo 1 >/proc/sys/vm/compact_memory
+	# a CPU going away has its pagesets drained by another CPU
+	c=1
+	while [ $c -lt "$cpus" ]; do
+		if [ -e /sys/devices/system/cpu/cpu$c/online ]; then
+			echo 0 >/sys/devices/system/cpu/cpu$c/online
+			echo 1 >/sys/devices/system/cpu/cpu$c/online
+			echo "ORACLE:load:hotplug:cpu$c $(cat /sys/devices/system/cpu/cpu$c/online)"
+		fi
+		c=$((c + 1))
+	done
+	# memory pressure: most of what is free, so kswapd and direct
+	# reclaim run (drain_all_pages on a failed attempt)
+	avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo)
+	mib=$((avail * 85 / 100 / 1024))
+	churn -m "$mib" -n 1 2>&1 | sed "s/^/ORACLE:load:pressure $mib MiB:/"
+	# idle: vmstat's decay_pcp_high runs about once a second
+	sleep 3
+	echo "ORACLE:load:done:cpus $cpus"
+}
+
+case "$1" in
+inner)
+	# pcptop record's command: pcptop is attached when this starts
+	snap A1 >$TMPD/A1.out
+	echo "ORACLE:misses:A1:$(misses "$PPID")" >>$TMPD/A1.out
+	load >$TMPD/load.out
+	echo "ORACLE:misses:A2:$(misses "$PPID")" >$TMPD/A2.out
+	snap A2 >>$TMPD/A2.out
+	;;
+run)
+	shift
+	mkdir -p $TMPD
+	# Everything goes to files first and to the console at the end: a
+	# kernel message printed mid-line would cut a snapshot line.
+	setup >$TMPD/setup.out || { cat $TMPD/setup.out; exit 0; }
+	snap A0 >$TMPD/A0.out
+	pcptop record -q -i 600 -o $TMPD/o.data "$@" -- \
+		sh /bin/oracle-guest.sh inner 2>$TMPD/record.err
+	rc=$?
+	snap A3 >$TMPD/A3.out
+	[ "$(cat $T/current_tracer 2>/dev/null)" = irqsoff ] &&
+		echo nop >$T/current_tracer
+	pcptop report --json $TMPD/o.data 2>$TMPD/report.err |
+		sed 's/^/ORACLE:report:/' >$TMPD/report.out
+	cat $TMPD/setup.out $TMPD/load.out $TMPD/A0.out $TMPD/A1.out \
+		$TMPD/A2.out $TMPD/A3.out $TMPD/report.out 2>/dev/null
+	echo "ORACLE:record_rc:$rc"
+	sed 's/^/ORACLE:record_err:/' $TMPD/record.err
+	sed 's/^/ORACLE:report_err:/' $TMPD/report.err
+	echo "ORACLE:end:done"
+	;;
+*)
+	echo "usage: oracle-guest.sh run [RECORD OPTIONS] | inner" >&2
+	exit 2
+	;;
+esac
