@@ -58,6 +58,15 @@ bool facts_fig_shown(const struct facts *f, const struct fig_desc *d)
 	return fig_measured(d, facts_mode(f, d->probe));
 }
 
+bool facts_probe_listed(const struct facts *f, int i)
+{
+	int id = probe_find(f->probes[i].name);
+
+	/* support probes only ride beside function probes */
+	return !(f->probes[i].mode == MODE_NONE && id >= 0 &&
+		 probe_table[id].support);
+}
+
 bool facts_hist_shown(const struct facts *f, int hist)
 {
 	const struct hist_desc *h;

@@ -66,6 +66,9 @@ bool facts_estimated(const struct facts *f, int probe_id);
  * mode is one it is measured in, and --cross-check for the cross-check.
  */
 bool facts_fig_shown(const struct facts *f, const struct fig_desc *d);
+/* whether the one-line probe lists name fa->probes[i] (not a support
+ * probe that is not attached) */
+bool facts_probe_listed(const struct facts *f, int i);
 bool facts_hist_shown(const struct facts *f, int hist);
 /* whether extra k of a figure is counted in this run's mode */
 bool facts_extra_shown(const struct facts *f, const struct fig_desc *d, int k);

@@ -24,10 +24,12 @@ void stat_print_header(FILE *out, const struct facts *fa)
 	fprintf(out, "%s\n", line);
 	fprintf(out, "kernel %s %s; probes:", fa->release, fa->arch);
 	for (i = 0; i < fa->nr_probes; i++)
-		fprintf(out, " %s=%s%s", fa->probes[i].name,
-			fa->probes[i].mode_name, mark(fa->probes[i].estimated));
+		if (facts_probe_listed(fa, i))
+			fprintf(out, " %s=%s%s", fa->probes[i].name,
+				fa->probes[i].mode_name,
+				mark(fa->probes[i].estimated));
 	fprintf(out,
-		"\nTracing PCP batching... Hit Ctrl-C to end. '~' = estimated from tracepoint event runs.\n");
+		"\nTracing PCP batching... Hit Ctrl-C to end. '~' = estimated (docs/ACCURACY.md).\n");
 	fflush(out);
 }
 

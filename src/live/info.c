@@ -65,7 +65,7 @@ static void print_text(const struct facts *fa)
 	       fa->btf_source);
 	printf("probes\n");
 	for (i = 0; i < fa->nr_probes; i++)
-		printf("  %-10s %-10s %s\n", fa->probes[i].name,
+		printf("  %-12s %-10s %s\n", fa->probes[i].name,
 		       fa->probes[i].mode_name, fa->probes[i].reason);
 	if (fa->fallback[0])
 		printf("  note: %s\n", fa->fallback);

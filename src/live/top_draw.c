@@ -216,11 +216,7 @@ static void draw_header(struct top_frame *f, const struct top_ctx *c,
 			  fa->release, fa->arch, cost, fa->pageblock_order);
 
 	for (i = 0; i < fa->nr_probes && n < sizeof(buf); i++) {
-		int id = probe_find(fa->probes[i].name);
-
-		/* support probes only ride beside function probes */
-		if (fa->probes[i].mode == MODE_NONE && id >= 0 &&
-		    probe_table[id].support)
+		if (!facts_probe_listed(fa, i))
 			continue;
 		n += snprintf(buf + n, sizeof(buf) - n, " %s=%s%s",
 			      fa->probes[i].name,

@@ -49,6 +49,30 @@ static void test_modes(void)
 	facts_free(&f);
 }
 
+/* the one-line probe lists leave out support probes that are not attached */
+static void test_probe_listed(void)
+{
+	struct facts fa;
+	int i, listed;
+
+	synth_facts(&fa, MODE_TRACEPOINT, false);
+	for (i = 0, listed = 0; i < fa.nr_probes; i++) {
+		int id = probe_find(fa.probes[i].name);
+
+		listed += facts_probe_listed(&fa, i);
+		if (id >= 0 && probe_table[id].support)
+			CHECK(!facts_probe_listed(&fa, i));
+		else
+			CHECK(facts_probe_listed(&fa, i));
+	}
+	CHECK(listed > 0 && listed < fa.nr_probes);
+	facts_free(&fa);
+	synth_facts(&fa, MODE_FENTRY, false);
+	for (i = 0; i < fa.nr_probes; i++)
+		CHECK(facts_probe_listed(&fa, i));
+	facts_free(&fa);
+}
+
 static void test_scale_line(void)
 {
 	char line[256];
@@ -68,6 +92,7 @@ const struct unit_test facts_tests[] = {
 	TEST(test_zone_names_and_batch),
 	TEST(test_no_bound_from_inference),
 	TEST(test_modes),
+	TEST(test_probe_listed),
 	TEST(test_scale_line),
 	TEST_END,
 };
