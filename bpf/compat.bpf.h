@@ -42,6 +42,34 @@
  */
 #define COMPAT_ENOTSUPP 524
 
+#ifndef __bpf__
+#include <stdint.h>
+
+/*
+ * bpf_link_info of a perf-event link as v6.7 lays it out ("bpf: Add
+ * missed value to kprobe perf link info", v6.7-rc1; the perf_event member
+ * itself came in v6.6);
+ * Debian 12's <linux/bpf.h> (6.1) has neither the perf_event member nor
+ * missed. Older kernels leave the field 0.
+ */
+struct compat_perf_link_info {
+	uint32_t type, id, prog_id;
+	uint32_t pad0;
+	uint32_t perf_type; /* enum bpf_perf_event_type */
+	uint32_t pad1;
+	uint64_t func_name;
+	uint32_t name_len, offset;
+	uint64_t addr;
+	uint64_t missed; /* the kprobe's and kretprobe's nmissed */
+	uint64_t cookie;
+	uint8_t rest[64]; /* the rest of the kernel's union, zeroed */
+};
+
+#define COMPAT_LINK_TYPE_PERF_EVENT 7 /* BPF_LINK_TYPE_PERF_EVENT */
+#define COMPAT_PERF_EVENT_KPROBE 3 /* BPF_PERF_EVENT_KPROBE */
+#define COMPAT_PERF_EVENT_KRETPROBE 4
+#endif /* !__bpf__ */
+
 /*
  * v6.13 began printing high_min and high_max in /proc/zoneinfo's pagesets
  * (procfs.c parses both shapes); BPF_ENABLE_STATS came in v5.8, before it

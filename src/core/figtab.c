@@ -398,7 +398,7 @@ const struct fig_desc fig_table[] = {
 	},
 	{
 		.key = "recursion_misses",
-		.title = "probe runs the kernel skipped, a program already running on that CPU",
+		.title = "probe runs the kernel skipped: a program already running on that CPU, or a kprobe hit inside another",
 		.type = FIG_COUNT,
 		.probe = PROBE_BULK_FREE,
 		.events = -1, .pages = -1,

@@ -447,6 +447,28 @@ int attach_read_kernel_int(struct attach *a, unsigned long long addr,
 	return 0;
 }
 
+/* a kprobe that fired inside another kprobe's handler is skipped, too */
+static uint64_t kprobe_missed(const struct attach *a)
+{
+	uint64_t missed = 0;
+	int i;
+
+	for (i = 0; i < a->nr_links; i++) {
+		struct compat_perf_link_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_link__fd(a->links[i]);
+
+		memset(&info, 0, sizeof(info));
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		if (info.type == COMPAT_LINK_TYPE_PERF_EVENT &&
+		    (info.perf_type == COMPAT_PERF_EVENT_KPROBE ||
+		     info.perf_type == COMPAT_PERF_EVENT_KRETPROBE))
+			missed += info.missed;
+	}
+	return missed;
+}
+
 void attach_prog_stats(const struct attach *a, struct prog_stats *ps)
 {
 	struct bpf_program *prog;
@@ -465,4 +487,5 @@ void attach_prog_stats(const struct attach *a, struct prog_stats *ps)
 		ps->run_cnt += info.run_cnt;
 		ps->recursion_misses += info.recursion_misses;
 	}
+	ps->recursion_misses += kprobe_missed(a);
 }

@@ -57,7 +57,8 @@ void attach_set_scale(struct attach *a, int scale);
 struct prog_stats {
 	uint64_t run_ns; /* with bpf_stats on */
 	uint64_t run_cnt;
-	uint64_t recursion_misses; /* runs the kernel skipped */
+	/* runs the kernel skipped: recursion, and kprobes hit inside another */
+	uint64_t recursion_misses;
 };
 
 void attach_prog_stats(const struct attach *a, struct prog_stats *ps);

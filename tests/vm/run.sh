@@ -340,7 +340,7 @@ check_results() {
 			fails+=("decay.calls is $decay_calls")
 	fi
 
-	# No flush, drain chunk or decay drain asks for more than batch <<
+	# No free_high flush or drain chunk asks for more than batch <<
 	# scale (where the kernel caps it: the matrix's bounded column). The
 	# max fields count pages freed, and free_pcppages_bulk()
 	# frees whole pages: it stops once its count is <= 0, so when it runs
