@@ -20,6 +20,9 @@
 #   ORACLE:report:JSON                 pcptop report --json of the window
 #   ORACLE:load:PHASE:...              what the workload did
 #
+# ORACLE_TCP_S (environment, or on the kernel command line, which hands
+# it to init): seconds of loopback TCP (default 3).
+#
 # Usage (inside the VM):
 #   oracle-guest.sh run [PCPTOP RECORD OPTIONS]   everything above
 #   oracle-guest.sh inner                         the command pcptop records
@@ -200,7 +203,7 @@ load() {
 	# load during the churn, order-3 skb fragments freed in bursts
 	churn -m 64 -n 3 2>&1 | sed 's/^/ORACLE:load:churn:/' &
 	cp=$!
-	tcpstream -s 3 -j 2 2>&1 | sed 's/^/ORACLE:load:tcpstream:/'
+	tcpstream -s "${ORACLE_TCP_S:-3}" -j 2 2>&1 | sed 's/^/ORACLE:load:tcpstream:/'
 	wait $cp
 	# order-2 pipe_buffer arrays, freed a round at a time
 	pipes -p 64 -n 20 2>&1 | sed 's/^/ORACLE:load:pipes:/'
