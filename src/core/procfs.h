@@ -61,28 +61,6 @@ int kconfig_lookup(const char *path, const char *name, char *val, size_t len);
  */
 int cmdline_lookup(const char *path, const char *param, char *val, size_t len);
 
-/*
- * Address of a symbol in /proc/kallsyms (any type). -ENOENT when absent,
- * -EPERM when it is listed with address 0 (kptr_restrict, not root).
- */
-int kallsyms_lookup(const char *path, const char *sym,
-		    unsigned long long *addr);
-
-/*
- * Several symbols in one pass over a file of 100k+ lines: addrs[i] is the
- * address of syms[i], 0 when absent or hidden (or syms[i] NULL). 0 or
- * -errno for the file.
- */
-int kallsyms_lookup_many(const char *path, const char *const *syms, int n,
-			 unsigned long long *addrs);
-
-/*
- * 0 when /proc/kallsyms shows at least one nonzero address, -EPERM when
- * every address reads 0 (kptr_restrict, not root), -ENOENT when it lists
- * nothing. Tells "symbol absent" from "addresses hidden" after an -ENOENT.
- */
-int kallsyms_readable(const char *path);
-
 /* first integer in a file such as /proc/sys/vm/percpu_pagelist_high_fraction */
 int read_long_file(const char *path, long *val);
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kallsyms.h"
 #include "procfs.h"
 #include "scale.h"
 
@@ -20,6 +21,9 @@
 #define SCALE_CONFIG "PCP_BATCH_SCALE_MAX"
 #define SCALE_SETUP_SYM "setup_pcp_batch_scale_max"
 #define SCALE_VAR_SYM "pcp_batch_scale_max"
+
+const char *const scale_kallsyms_syms[SCALE_KALLSYMS_NSYMS] = { SCALE_SETUP_SYM,
+								SCALE_VAR_SYM };
 #define SCALE_UNKNOWN_VALUE (-1)
 /* room for any command-line value; cmdline_raw keeps only its head */
 #define CMDLINE_VAL_LEN 256
@@ -444,15 +448,15 @@ static int collect_cmdline(const char *root, struct scale_info *si)
  */
 static int collect_kallsyms(const char *root, struct scale_info *si)
 {
-	static const char *const syms[] = { SCALE_SETUP_SYM, SCALE_VAR_SYM };
-	unsigned long long addrs[2];
+	const char *const *syms = scale_kallsyms_syms;
+	unsigned long long addrs[SCALE_KALLSYMS_NSYMS];
 	char path[PATH_LEN];
 	int err;
 
 	si->patch = SCALE_PATCH_UNKNOWN;
 	proc_path(path, sizeof(path), root, "proc/kallsyms");
 	/* one pass over 100k+ lines for both symbols */
-	err = kallsyms_lookup_many(path, syms, 2, addrs);
+	err = kallsyms_lookup_many(path, syms, SCALE_KALLSYMS_NSYMS, addrs);
 	if (err)
 		return hard_error(err);
 	if (!addrs[0]) {

@@ -17,6 +17,11 @@
 #define SCALE_CLAMP_MAX 6
 #define SCALE_NOTE_LEN 256
 #define SCALE_PATH_LEN 256
+/* the symbols scale_collect() looks up in kallsyms: the patch's setup
+ * handler, then its variable */
+#define SCALE_KALLSYMS_NSYMS 2
+extern const char *const scale_kallsyms_syms[SCALE_KALLSYMS_NSYMS];
+
 /* scale_inferred_line()'s longest line */
 #define SCALE_INFERRED_LEN 160
 

@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "compat.bpf.h"
+#include "kallsyms.h"
 #include "procfs.h"
 #include "pcptop.skel.h"
 
@@ -125,6 +126,41 @@ static bool btf_has_member(const struct btf *btf, const char *st,
 	return false;
 }
 
+/*
+ * Whether the kernel loads and attaches an fentry program on fn, tried
+ * with a two-instruction program before the object is loaded: a refusal
+ * found by the whole load costs libbpf a second parse of vmlinux BTF and
+ * a second verification, a third of pcptop's start-up here (fentry is
+ * refused with EPERM on these machines, ENOTSUPP at attach on arm64
+ * before v6.4). 0, or the -errno the kernel gave.
+ */
+static int fentry_works(const struct btf *btf, const char *fn)
+{
+	const struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_TRACE_FENTRY);
+	int id, prog, link, err = 0;
+
+	id = fn ? btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) : -ENOENT;
+	if (id < 0)
+		return id;
+	opts.attach_btf_id = id;
+	prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "pcptop_probe", "GPL", ret0,
+			     sizeof(ret0) / sizeof(ret0[0]), &opts);
+	if (prog < 0)
+		return -errno;
+	link = bpf_link_create(prog, 0, BPF_TRACE_FENTRY, NULL);
+	if (link < 0)
+		err = -errno;
+	else
+		close(link);
+	close(prog);
+	return err;
+}
+
 static int gather_facts(struct attach *a, struct kernel_facts *kf)
 {
 	unsigned long long addrs[NR_PROBES];
@@ -167,6 +203,9 @@ static int gather_facts(struct attach *a, struct kernel_facts *kf)
 	for (id = 0; id < NR_PROBES; id++)
 		kf->in_kallsyms[id] = kf->fn[id] && addrs[id] != 0;
 	kf->kprobe_pmu = !access(KPROBE_PMU_PATH, R_OK);
+	kf->fentry_err = kf->in_btf[PROBE_BULK_FREE] ?
+				 fentry_works(btf, kf->fn[PROBE_BULK_FREE]) :
+				 -ENOENT;
 	/* parsed once here; freed before libbpf parses it for the load */
 	btf__free(btf);
 	return 0;
@@ -261,6 +300,33 @@ static void set_autoload(struct attach *a, const struct kernel_facts *kf)
 		bpf_program__set_autoload(prog_named(a, XCHECK_PROG), true);
 }
 
+/*
+ * The in-flight maps hold calls that have entered and not returned: a
+ * pageset is in at most one bulk free, decay or commit at a time, a task
+ * in one drain, so a few entries a CPU are plenty. Sized by CPU instead
+ * of a fixed 4096 and 1024: hash maps are preallocated, and those sizes
+ * were 1 MiB of the 1.26 MiB pcptop locked on a 2-CPU machine.
+ */
+#define INFLIGHT_PER_CPU 24 /* 5 zones' pagesets, 4 kinds, nesting */
+#define CALLS_PER_CPU 8
+#define CALL_MAPS_SPARE 64 /* preempted tasks on PREEMPT_RT */
+
+static void size_call_maps(struct pcptop_bpf *skel)
+{
+	int cpus = libbpf_num_possible_cpus();
+
+	if (cpus <= 0)
+		cpus = 1;
+	bpf_map__set_max_entries(skel->maps.inflight,
+				 INFLIGHT_PER_CPU * cpus + CALL_MAPS_SPARE);
+	bpf_map__set_max_entries(skel->maps.decays,
+				 CALLS_PER_CPU * cpus + CALL_MAPS_SPARE);
+	bpf_map__set_max_entries(skel->maps.drains,
+				 CALLS_PER_CPU * cpus + CALL_MAPS_SPARE);
+	bpf_map__set_max_entries(skel->maps.commits,
+				 CALLS_PER_CPU * cpus + CALL_MAPS_SPARE);
+}
+
 /* one open + load + attach of the current plan; 0 or -errno */
 static int load_plan(struct attach *a, const struct kernel_facts *kf,
 		     const struct attach_opts *o, enum probe_mode *failed)
@@ -273,6 +339,7 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	if (!a->skel)
 		return -errno;
 	a->skel->rodata->run_gap_ns = o->run_gap_ns;
+	size_call_maps(a->skel);
 	a->skel->rodata->free_high_exact =
 		a->probes[PROBE_FREE_HIGH].mode == MODE_FENTRY ||
 		a->probes[PROBE_FREE_HIGH].mode == MODE_KPROBE;
@@ -364,6 +431,15 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 	err = gather_facts(a, &kf);
 	if (err)
 		return err;
+	/* refused for a two-instruction program: no need to load the rest */
+	if (kf.fentry_err && kf.fentry_err != -ENOENT && rules.allow_fentry &&
+	    o->want == MODE_AUTO) {
+		first_err = kf.fentry_err;
+		first_failed = MODE_FENTRY;
+		rules.allow_fentry = false;
+		snprintf(rules.fentry_refused, sizeof(rules.fentry_refused),
+			 "fentry refused (%s)", errname(first_err));
+	}
 
 	for (attempt = 0; attempt < MAX_LOAD_ATTEMPTS; attempt++) {
 		attach_plan(&kf, &rules, a->probes);

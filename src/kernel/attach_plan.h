@@ -22,6 +22,8 @@ struct kernel_facts {
 	int tp_exit_nargs[NR_PROBES]; /* a support probe's second one */
 	/* per_cpu_pages has free_count (v6.7+): free_high is inferred then */
 	bool pcp_free_count;
+	/* a minimal fentry program on the bulk free: 0, or how it failed */
+	int fentry_err;
 };
 
 #define PLAN_REFUSED_LEN 96

@@ -3,9 +3,32 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include "kallsyms.h"
+#include "procfs.h"
 #include "system.h"
 
 #define LIVE_ROOT "/"
+
+/*
+ * Every kallsyms name a start-up looks up, in one pass over the file: the
+ * kprobe candidates of every probe and the scale patch's symbols.
+ */
+static void prefetch_kallsyms(void)
+{
+	const char *names[KALLSYMS_CACHE_MAX];
+	char path[64];
+	int id, i, n = 0;
+
+	for (id = 0; id < NR_PROBES; id++)
+		for (i = 0; i < PROBE_MAX_FNS && n < KALLSYMS_CACHE_MAX; i++)
+			if (probe_table[id].fns[i])
+				names[n++] = probe_table[id].fns[i];
+	for (i = 0; i < SCALE_KALLSYMS_NSYMS && n < KALLSYMS_CACHE_MAX; i++)
+		names[n++] = scale_kallsyms_syms[i];
+	proc_path(path, sizeof(path), LIVE_ROOT, "proc/kallsyms");
+	/* without it every lookup reads the file itself: slower, no worse */
+	kallsyms_prefetch(path, names, n);
+}
 
 static void facts_probes(struct facts *f, const struct attach *a)
 {
@@ -95,6 +118,7 @@ int system_attach(struct system *s, const struct attach_opts *o,
 
 	memset(s, 0, sizeof(*s));
 	facts_init(&s->f);
+	prefetch_kallsyms();
 	err = attach_open(&s->a, o);
 	if (err) {
 		fprintf(stderr, "pcptop: %s\n", s->a.error);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "kallsyms.h"
 #include "procfs.h"
 #include "unit.h"
 
@@ -307,6 +308,46 @@ static void check_long(const char *content, int err, long want)
 	unlink(path);
 }
 
+/* one prefetch answers every later lookup of its names from memory */
+static void test_kallsyms_prefetch(void)
+{
+	static const char *const names[] = { "free_pcppages_bulk",
+					     "rmqueue_bulk", "e1000_probe" };
+	static const char *const later[] = { "e1000_probe",
+					     "free_pcppages_bulk" };
+	unsigned long long addrs[2], addr = 0;
+	char path[PATH_BUF], cmd[2 * PATH_BUF];
+
+	if (scratch(path, sizeof(path), "")) {
+		unit_fail(__FILE__, __LINE__, "no scratch file");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "cp %s %s", fixture("kallsyms-unpatched"),
+		 path);
+	REQUIRE(system(cmd) == 0);
+	CHECK_EQ_INT(kallsyms_prefetch(path, names, 3), 0);
+	/* the file is gone: what follows comes from the prefetch */
+	unlink(path);
+	CHECK_EQ_INT(kallsyms_lookup(path, "free_pcppages_bulk", &addr), 0);
+	CHECK_EQ_U64(addr, 0xffffffff812e4a10ULL);
+	CHECK_EQ_INT(kallsyms_lookup(path, "rmqueue_bulk", &addr), -ENOENT);
+	CHECK_EQ_INT(kallsyms_lookup_many(path, later, 2, addrs), 0);
+	CHECK_EQ_U64(addrs[0], 0xffffffffc0a41000ULL);
+	CHECK_EQ_U64(addrs[1], 0xffffffff812e4a10ULL);
+	CHECK_EQ_INT(kallsyms_readable(path), 0);
+	/* a name it was not given goes to the file */
+	CHECK_EQ_INT(kallsyms_lookup(path, "e1000_remove", &addr), -ENOENT);
+	kallsyms_forget();
+	CHECK_EQ_INT(kallsyms_lookup(path, "free_pcppages_bulk", &addr),
+		     -ENOENT);
+	CHECK_EQ_INT(kallsyms_prefetch(fixture("kallsyms-zero"), names, 3), 0);
+	CHECK_EQ_INT(kallsyms_lookup(fixture("kallsyms-zero"),
+				     "free_pcppages_bulk", &addr),
+		     -EPERM);
+	CHECK_EQ_INT(kallsyms_readable(fixture("kallsyms-zero")), -EPERM);
+	kallsyms_forget();
+}
+
 static void test_read_files(void)
 {
 	char buf[TEXT_BUF], path[PATH_BUF];
@@ -341,9 +382,15 @@ static void test_read_files(void)
 }
 
 const struct unit_test procfs_tests[] = {
-	TEST(test_proc_path),	 TEST(test_zoneinfo_618),
-	TEST(test_zoneinfo_61),	 TEST(test_zoneinfo_errors),
-	TEST(test_pagetypeinfo), TEST(test_kconfig),
-	TEST(test_cmdline),	 TEST(test_kallsyms),
-	TEST(test_read_files),	 TEST_END,
+	TEST(test_proc_path),
+	TEST(test_zoneinfo_618),
+	TEST(test_zoneinfo_61),
+	TEST(test_zoneinfo_errors),
+	TEST(test_pagetypeinfo),
+	TEST(test_kconfig),
+	TEST(test_cmdline),
+	TEST(test_kallsyms),
+	TEST(test_kallsyms_prefetch),
+	TEST(test_read_files),
+	TEST_END,
 };

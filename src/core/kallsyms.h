@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Symbols in /proc/kallsyms: the kprobe targets, and the CIP scale patch's
+ * variable and setup handler. The file has 100k+ lines and the kernel
+ * builds them as they are read, so every lookup of a run is answered from
+ * one pass when kallsyms_prefetch() named them first.
+ */
+#ifndef PCPTOP_KALLSYMS_H
+#define PCPTOP_KALLSYMS_H
+
+/*
+ * Address of a symbol (any type). -ENOENT when absent, -EPERM when it is
+ * listed with address 0 (kptr_restrict, not root).
+ */
+int kallsyms_lookup(const char *path, const char *sym,
+		    unsigned long long *addr);
+
+/*
+ * Several symbols in one pass: addrs[i] is the address of syms[i], 0 when
+ * absent or hidden (or syms[i] NULL). 0 or -errno for the file.
+ */
+int kallsyms_lookup_many(const char *path, const char *const *syms, int n,
+			 unsigned long long *addrs);
+
+/*
+ * 0 when the file shows at least one nonzero address, -EPERM when every
+ * address reads 0 (kptr_restrict, not root), -ENOENT when it lists
+ * nothing. Tells "symbol absent" from "addresses hidden" after an -ENOENT.
+ */
+int kallsyms_readable(const char *path);
+
+/*
+ * Read path once for all of syms (at most KALLSYMS_CACHE_MAX) and answer
+ * the lookups above for them, and kallsyms_readable(), from memory until
+ * kallsyms_forget(). 0 or -errno.
+ */
+#define KALLSYMS_CACHE_MAX 32
+int kallsyms_prefetch(const char *path, const char *const *syms, int n);
+void kallsyms_forget(void);
+
+#endif /* PCPTOP_KALLSYMS_H */
