@@ -30,6 +30,24 @@ struct fact_probe {
 	bool estimated;
 };
 
+/* what pcptop costs, read from the kernel at each report */
+#define SELF_MAX_PROGS 24
+#define SELF_NAME_LEN 32
+
+struct self_prog {
+	char name[SELF_NAME_LEN];
+	uint64_t runs; /* since load, counted while bpf stats are on */
+	uint64_t run_ns;
+};
+
+struct self_cost {
+	bool valid;
+	bool stats_on; /* kernel.bpf_stats_enabled: runs and run_ns count */
+	uint64_t map_bytes; /* locked by pcptop's maps (fdinfo memlock) */
+	int nr_progs;
+	struct self_prog progs[SELF_MAX_PROGS];
+};
+
 struct facts {
 	char release[FACTS_UTS_LEN];
 	char arch[FACTS_UTS_LEN];
@@ -50,6 +68,7 @@ struct facts {
 	uint64_t run_gap_ns;
 	uint64_t run_cap_pages; /* batch << scale, 0 unknown */
 	bool cross_check;
+	struct self_cost self;
 };
 
 void facts_init(struct facts *f);

@@ -45,6 +45,25 @@ void json_scale_inferred(struct json_writer *w, const struct scale_info *s)
 	json_str(w, "inferred", inferred);
 }
 
+void json_self(struct json_writer *w, const struct self_cost *s)
+{
+	int i;
+
+	json_obj_begin(w, "self");
+	json_u64(w, "map_bytes", s->map_bytes);
+	json_bool(w, "bpf_stats", s->stats_on);
+	json_arr_begin(w, "programs");
+	for (i = 0; i < s->nr_progs; i++) {
+		json_obj_begin(w, NULL);
+		json_str(w, "name", s->progs[i].name);
+		json_u64(w, "runs", s->progs[i].runs);
+		json_u64(w, "run_ns", s->progs[i].run_ns);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+	json_obj_end(w);
+}
+
 void json_facts(struct json_writer *w, const struct facts *f, int nr_cpus)
 {
 	int i;

@@ -35,6 +35,11 @@ void json_zone_pagesets(struct json_writer *w, const char *key,
  * "run_cap_pages", "zones". nr_cpus < 0 leaves it out. The caller writes
  * "scale" itself: each command adds its own inference fields.
  */
+/*
+ * "self": pcptop's own cost: map_bytes, bpf_stats (whether runs count),
+ * programs [{name, runs, run_ns}] since load.
+ */
+void json_self(struct json_writer *w, const struct self_cost *s);
 void json_facts(struct json_writer *w, const struct facts *f, int nr_cpus);
 /*
  * One figtab row as an object under its key: events, pages, max, avg,

@@ -179,6 +179,8 @@ void stat_print_json(FILE *out, const struct facts *fa, const struct figures *f,
 		if (facts_hist_shown(fa, h))
 			json_hist(&w, h, f);
 	json_obj_end(&w);
+	if (fa->self.valid)
+		json_self(&w, &fa->self);
 	json_obj_end(&w);
 	json_end_line(&w);
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "attach_plan.h"
+#include "facts.h"
 #include "probes.h"
 
 #define ATTACH_MSG_LEN 320
@@ -52,6 +53,13 @@ int attach_read_kernel_int(struct attach *a, unsigned long long addr,
 
 /* the scale in force for the probes' free_high inference, -1 unknown */
 void attach_set_scale(struct attach *a, int scale);
+
+/*
+ * pcptop's own cost as the kernel accounts it: bytes its maps lock, and
+ * each loaded program's runs and run time (counted only while
+ * kernel.bpf_stats_enabled or BPF_ENABLE_STATS is on).
+ */
+void attach_self_cost(const struct attach *a, struct self_cost *s);
 
 /* what every loaded program's bpf_prog_info says, summed */
 struct prog_stats {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "attach.h"
+#include "clock.h"
 #include "cost.h"
 #include "procfs.h"
 #include "units.h"
@@ -39,12 +40,11 @@ static void cost_baseline(struct cost_src *cs, const struct attach *a)
 	cs->run_cnt = ps.run_cnt;
 }
 
-void cost_on(struct cost_src *cs, const struct attach *a)
+/* statistics on; 0 or -errno (cs->off says why) */
+static int stats_on(struct cost_src *cs, const struct attach *a)
 {
 	int fd, err;
 
-	memset(cs, 0, sizeof(*cs));
-	cs->stats_fd = -1;
 	fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (fd >= 0) {
 		cs->stats_fd = fd;
@@ -58,14 +58,17 @@ void cost_on(struct cost_src *cs, const struct attach *a)
 	if (err) {
 		snprintf(cs->off, sizeof(cs->off), "bpf_stats: %s",
 			 strerror(-err));
-		return;
+		return err;
 	}
 	cs->sysctl_set = true;
 out:
 	cost_baseline(cs, a);
+	cs->on = true;
+	cs->since = clock_mono_s();
+	return 0;
 }
 
-void cost_off(struct cost_src *cs)
+static void stats_off(struct cost_src *cs)
 {
 	if (cs->stats_fd >= 0)
 		close(cs->stats_fd);
@@ -73,25 +76,44 @@ void cost_off(struct cost_src *cs)
 	if (cs->sysctl_set)
 		write_long_file(BPF_STATS_SYSCTL, cs->sysctl_old);
 	cs->sysctl_set = false;
+	cs->on = false;
+	cs->since = clock_mono_s();
 }
 
-void cost_sample(struct cost_src *cs, const struct attach *a, double secs,
+void cost_on(struct cost_src *cs, const struct attach *a)
+{
+	memset(cs, 0, sizeof(*cs));
+	cs->stats_fd = -1;
+	stats_on(cs, a);
+}
+
+void cost_off(struct cost_src *cs)
+{
+	stats_off(cs);
+}
+
+void cost_sample(struct cost_src *cs, const struct attach *a,
 		 struct cost_sample *out)
 {
+	double now = clock_mono_s(), secs = now - cs->since;
 	struct prog_stats ps;
 	uint64_t ns, cnt;
 
-	attach_prog_stats(a, &ps);
-	ns = ps.run_ns;
-	cnt = ps.run_cnt;
-	out->valid = !cs->off[0] && secs > 0;
-	out->ns_per_event = cnt > cs->run_cnt ?
-				    (double)(ns - cs->run_ns) /
-					    (double)(cnt - cs->run_cnt) :
-				    0.0;
-	out->cpu_pct = secs > 0 ? (double)(ns - cs->run_ns) * PERCENT /
-					  (secs * (double)NSEC_PER_SEC) :
-				  0.0;
-	cs->run_ns = ns;
-	cs->run_cnt = cnt;
+	if (cs->off[0]) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	if (cs->on && secs >= COST_ON_S) {
+		attach_prog_stats(a, &ps);
+		ns = ps.run_ns - cs->run_ns;
+		cnt = ps.run_cnt - cs->run_cnt;
+		cs->last.valid = true;
+		cs->last.ns_per_event = cnt ? (double)ns / (double)cnt : 0.0;
+		cs->last.cpu_pct =
+			(double)ns * PERCENT / (secs * (double)NSEC_PER_SEC);
+		stats_off(cs);
+	} else if (!cs->on && secs >= COST_PERIOD_S - COST_ON_S) {
+		stats_on(cs, a);
+	}
+	*out = cs->last;
 }

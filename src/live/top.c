@@ -146,7 +146,7 @@ int top_sample(struct top_state *s)
 	s->last_sample = now;
 	zoneinfo_free(&d->zi);
 	d->zi_err = zoneinfo_parse(ZONEINFO_PATH, &d->zi);
-	cost_sample(&s->cost, s->a, d->secs, &d->cost);
+	cost_sample(&s->cost, s->a, &d->cost);
 	s->latest_new = true;
 	if (!s->view.paused)
 		top_show_latest(s);

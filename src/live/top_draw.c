@@ -194,8 +194,10 @@ static void draw_header(struct top_frame *f, const struct top_ctx *c,
 	else if (!d->cost.valid)
 		snprintf(cost, sizeof(cost), "cost: -");
 	else
-		snprintf(cost, sizeof(cost), "cost: %.0f ns/event, %.2f%% CPU",
-			 d->cost.ns_per_event, d->cost.cpu_pct);
+		snprintf(cost, sizeof(cost),
+			 "cost: %.0f ns/event, %.2f%% CPU (%.0fs in %.0fs)",
+			 d->cost.ns_per_event, d->cost.cpu_pct, COST_ON_S,
+			 COST_PERIOD_S);
 	if (d->snap && d->secs > 0) {
 		struct figures all;
 		size_t len = strlen(cost);

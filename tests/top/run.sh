@@ -164,7 +164,16 @@ t_eq "the sysctl is left alone" "$(cat $STATS)" "$stats_before"
 t_check "first line names the scale and its source" -- \
 	grep -Eq '^scale ([0-9]+|unknown)' <(screen | head -n 1)
 t_check "header shows kernel, cost and pageblock order" -- \
-	grep -Eq "^kernel $(uname -r) .*cost: [0-9]+ ns/event, [0-9.]+% CPU.*pageblock order" <(screen)
+	wait_for main "^kernel $(uname -r) .*cost: [0-9]+ ns/event, [0-9.]+% CPU \\(2s in 30s\\).*pageblock order" 6
+# the cost is sampled: after its 2 s window the statistics are off again,
+# and every BPF program on the system stops paying two clock reads a run
+runs() {
+	for id in "${ids[@]}"; do bpftool prog show id "$id"; done |
+		sed -n 's/.*run_cnt \([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }'
+}
+r0=$(runs)
+sleep 1
+t_eq "bpf_stats off between cost windows (run_cnt holds still under churn)" "$(runs)" "$r0"
 t_check "header shows the mode per probe group" -- \
 	grep -Eq '^probes: bulk_free=[a-z]+~? refill=' <(screen)
 t_check "pcp rows per zone" -- grep -Eq '^>? +0 Normal +[0-9]+ +[0-9]+ +[0-9]+ ' <(screen)
