@@ -86,6 +86,8 @@ void json_facts(struct json_writer *w, const struct facts *f, int nr_cpus)
 		json_str(w, "mode", p->mode_name);
 		json_str(w, "target", p->target);
 		json_bool(w, "estimated", p->estimated);
+		json_bool(w, "per_page",
+			  probe_per_page(probe_find(p->name), p->mode));
 		json_str(w, "reason", p->reason);
 		json_obj_end(w);
 	}

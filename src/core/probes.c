@@ -12,6 +12,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.fentry = "fe_bulk", .fexit = "fx_bulk",
 		.kprobe = "kp_bulk", .kretprobe = "kr_bulk",
 		.tp = "mm_page_pcpu_drain", .tp_prog = "tp_drain",
+		.tp_per_page = true,
 		.tp_nargs = COMPAT_PCPU_DRAIN_TP_NARGS, .tp_cat = "kmem",
 		.tp_note = "pages exact; calls and event spans estimated from event runs",
 		.heuristic_on = -1,
@@ -22,6 +23,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.fentry = "fe_refill", .fexit = "fx_refill",
 		.kprobe = "kp_refill", .kretprobe = "kr_refill",
 		.tp = "mm_page_alloc_zone_locked", .tp_prog = "tp_zone_locked",
+		.tp_per_page = true,
 		.tp_nargs = COMPAT_ZONE_LOCKED_TP_NARGS, .tp_cat = "kmem",
 		.tp_note = "pages from percpu_refill events (rmqueue_buddy fallbacks in, steals out); calls and spans estimated",
 		.heuristic_on = -1,
@@ -44,6 +46,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.name = "free_high",
 		.fns = COMPAT_COMMIT_FNS,
 		.fentry = "fe_commit", .fexit = "fx_commit",
+		.fn_per_page = true,
 		.kprobe = "kp_commit", .kretprobe = "kr_commit",
 		.heuristic_on = PROBE_BULK_FREE,
 	},
@@ -127,4 +130,15 @@ int probe_find(const char *name)
 		if (!strcmp(probe_table[id].name, name))
 			return id;
 	return -1;
+}
+
+bool probe_per_page(int id, enum probe_mode m)
+{
+	if (id < 0 || id >= NR_PROBES)
+		return false;
+	if (m == MODE_TRACEPOINT)
+		return probe_table[id].tp_per_page;
+	if (m == MODE_FENTRY || m == MODE_KPROBE)
+		return probe_table[id].fn_per_page;
+	return false;
 }

@@ -64,6 +64,12 @@ struct probe_desc {
 	const char *tp_exit, *tp_exit_prog;
 	/* probe whose events a heuristic reads, or -1 */
 	int heuristic_on;
+	/*
+	 * Its programs run once per page, not per batch: the tracepoint
+	 * stand-in (an event per page), or the function (the commit runs on
+	 * every page freed to a pcp list).
+	 */
+	bool tp_per_page, fn_per_page;
 };
 
 extern const struct probe_desc probe_table[NR_PROBES];
@@ -76,6 +82,8 @@ int probe_mode_parse(const char *s, enum probe_mode *mode);
 enum probe_mode probe_mode_from_name(const char *s);
 /* probe index by name, -1 when unknown (a newer recording's probe) */
 int probe_find(const char *name);
+/* whether probe id in mode m runs a program for every page */
+bool probe_per_page(int id, enum probe_mode m);
 
 #define PROBE_TARGET_LEN 64
 #define PROBE_REASON_LEN 192

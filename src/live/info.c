@@ -39,6 +39,24 @@ static const char *err_text(int err)
 	return err ? strerror(-err) : "";
 }
 
+/* what watching costs: the hooks that run per page, the memory locked */
+static void print_cost(const struct facts *fa)
+{
+	int i, n = 0;
+
+	printf("cost       maps lock %llu KiB;",
+	       (unsigned long long)(fa->self.map_bytes / 1024));
+	for (i = 0; i < fa->nr_probes; i++) {
+		const struct fact_probe *p = &fa->probes[i];
+
+		if (probe_per_page(probe_find(p->name), p->mode))
+			printf("%s %s (%s)", n++ ? "," : " per page:", p->name,
+			       p->target);
+	}
+	printf("%s\n", n ? "" : " nothing runs per page, only per batch");
+	printf("           ns per event and CPU share: pcptop top's header; docs/PERFORMANCE.md\n");
+}
+
 static void print_text(const struct facts *fa)
 {
 	const struct scale_info *s = &fa->scale;
@@ -69,6 +87,7 @@ static void print_text(const struct facts *fa)
 		       fa->probes[i].mode_name, fa->probes[i].reason);
 	if (fa->fallback[0])
 		printf("  note: %s\n", fa->fallback);
+	print_cost(fa);
 	if (fa->pageblock_err)
 		printf("pageblock  unknown (/proc/pagetypeinfo: %s)\n",
 		       err_text(fa->pageblock_err));
@@ -114,6 +133,7 @@ static void print_json(const struct facts *fa)
 	json_scale_fields(&w, &fa->scale);
 	json_obj_end(&w);
 	json_facts(&w, fa, -1);
+	json_self(&w, &fa->self);
 	json_obj_end(&w);
 	json_end_line(&w);
 }
@@ -133,6 +153,7 @@ int cmd_info(int argc, char **argv)
 	err = system_attach(&sys, &o.attach, true);
 	if (err)
 		return cli_status(err);
+	attach_self_cost(&sys.a, &sys.f.self);
 	if (o.json)
 		print_json(&sys.f);
 	else

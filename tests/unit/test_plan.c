@@ -188,6 +188,22 @@ static void test_forced_kprobe_mode(void)
 	CHECK(strstr(p[PROBE_DRAIN].reason, "no kallsyms entry"));
 }
 
+/* the hooks that run per page, which the cost budget is about */
+static void test_per_page(void)
+{
+	CHECK(probe_per_page(PROBE_BULK_FREE, MODE_TRACEPOINT));
+	CHECK(probe_per_page(PROBE_REFILL, MODE_TRACEPOINT));
+	CHECK(!probe_per_page(PROBE_BULK_FREE, MODE_FENTRY));
+	CHECK(!probe_per_page(PROBE_REFILL, MODE_KPROBE));
+	CHECK(!probe_per_page(PROBE_DECAY, MODE_FENTRY));
+	/* --exact-free-high: the commit function runs on every free */
+	CHECK(probe_per_page(PROBE_FREE_HIGH, MODE_FENTRY));
+	CHECK(probe_per_page(PROBE_FREE_HIGH, MODE_KPROBE));
+	CHECK(!probe_per_page(PROBE_FREE_HIGH, MODE_HEURISTIC));
+	CHECK(!probe_per_page(PROBE_IRQ_TIME, MODE_TRACEPOINT));
+	CHECK(!probe_per_page(-1, MODE_TRACEPOINT));
+}
+
 const struct unit_test plan_tests[] = {
 	TEST(test_fentry_everywhere),
 	TEST(test_kprobe_after_fentry_refused),
@@ -197,5 +213,6 @@ const struct unit_test plan_tests[] = {
 	TEST(test_forced_kprobe_mode),
 	TEST(test_free_high_exact_or_inferred),
 	TEST(test_support_without_tracepoints),
+	TEST(test_per_page),
 	TEST_END,
 };

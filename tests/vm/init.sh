@@ -81,9 +81,26 @@ echo "VMTEST:info_rc:$?"
 say info </tmp/info.json
 say info_err </tmp/info.err
 
-# stat's own JSON in the probe modes this kernel gets
-pcptop stat -i 1 -c 1 --json >/tmp/stat.json 2>/tmp/stat.err
+# stat's own JSON in the probe modes this kernel gets, with BPF statistics
+# on: its self.programs say how often each hook ran against the pages
+# counted, which is how the host tells a per-page hook from a per-batch one
+stats_old=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo 0)
+echo 1 >/proc/sys/kernel/bpf_stats_enabled 2>/dev/null
+pcptop stat -i 600 -c 1 --json >/tmp/stat.json 2>/tmp/stat.err &
+stat_pid=$!
+i=0
+while [ $i -lt 240 ] && kill -0 $stat_pid 2>/dev/null &&
+	[ "$(ls -l /proc/$stat_pid/fd 2>/dev/null | grep -c bpf_link)" -eq 0 ]; do
+	sleep 0.5
+	i=$((i + 1))
+done
+sleep 1
+churn -m 32 -n 2 >/dev/null 2>&1
+pipes -p 32 -n 4 >/dev/null 2>&1
+kill -INT $stat_pid 2>/dev/null
+wait $stat_pid
 echo "VMTEST:stat_rc:$?"
+echo "$stats_old" >/proc/sys/kernel/bpf_stats_enabled 2>/dev/null
 say stat </tmp/stat.json
 say stat_err </tmp/stat.err
 

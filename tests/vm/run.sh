@@ -311,6 +311,28 @@ check_results() {
 			fails+=("recording: $probe is $got, expected $want")
 		i=$((i + 1))
 	done
+	# Hooks that run per page: a program whose runs reach a quarter of
+	# the pages counted (a per-batch one runs once per 30-2016 pages).
+	# They must be exactly the ones info says run per page, which the
+	# modes above fix: the stand-in tracepoints, and the commit function
+	# with --exact-free-high.
+	local pages per_page want_pp=
+	pages=$(jq '[.bulk_free.pages // 0, .refill.pages // 0] | max' <<<"$stat")
+	per_page=$(jq -r --argjson p "$pages" '[.self.programs[] | select($p > 0 and .runs * 4 >= $p) | .name] | sort | join(",")' <<<"$stat")
+	for probe in $(jq -r '.probes[] | select(.per_page) | .name' <<<"$info"); do
+		case $probe in
+		bulk_free) want_pp+="${want_pp:+,}tp_drain" ;;
+		refill) want_pp+="${want_pp:+,}tp_zone_locked" ;;
+		free_high) want_pp+="${want_pp:+,}fe_commit,fx_commit" ;;
+		esac
+	done
+	want_pp=$(tr ',' '\n' <<<"$want_pp" | sed '/^$/d' | sort | paste -sd,)
+	if [ "$(jq '.self.bpf_stats' <<<"$stat")" != true ]; then
+		fails+=("no BPF run counts in stat's self (bpf_stats_enabled)")
+	elif [ "$per_page" != "$want_pp" ]; then
+		fails+=("programs running per page: '$per_page', expected '$want_pp' ($pages pages)")
+	fi
+	modes+="; per page: ${per_page:-none}"
 	fallback=$(jq -r '.fallback // ""' <<<"$info")
 	if [ "${K_FALLBACK[$k]}" = yes ]; then
 		grep -q 'fentry refused' <<<"$fallback" ||
