@@ -136,7 +136,21 @@ $(APP): $(OBJS)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-workloads: $(WORKLOADS)
+workloads: $(WORKLOADS) $(OUTPUT)/floor
+
+# make bench's floor: count-only programs on pcptop's hooks, static
+$(OUTPUT)/floor.bpf.o: tests/bench/floor.bpf.c vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(LLVM_STRIP) -g $@
+
+$(OUTPUT)/floor.skel.h: $(OUTPUT)/floor.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name floor_bpf > $@
+
+$(OUTPUT)/floor: tests/bench/floor.c $(OUTPUT)/floor.skel.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -I$(OUTPUT) -static $< -lbpf -lelf -lz -o $@
 
 # static so the same load runs on the host and in every VM's initramfs
 $(OUTPUT)/%: tests/workload/%.c tests/workload/workload.h | $(OUTPUT)
@@ -212,9 +226,15 @@ run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(APP)
 
-# figures, not a test: the cost of pcptop on the page churn
-bench: all
-	$(Q)tests/bench/overhead.sh $(OUTPUT)
+# figures, not a test (docs/PERFORMANCE.md): wall-time pairs on this
+# machine, pcptop's own costs beside bpftrace's, and guest instructions
+# added on Debian's kernels under qemu -icount (about 30 minutes)
+bench: deps-all vm-builds all
+	$(Q)scripts/deps.sh bench
+	$(Q)mkdir -p $(OUTPUT)/bench
+	$(Q)tests/bench/overhead.sh $(OUTPUT) | tee $(OUTPUT)/bench/overhead.md
+	$(Q)tests/bench/host.sh $(OUTPUT) | tee $(OUTPUT)/bench/host.md
+	$(Q)tests/bench/icount.sh | tee $(OUTPUT)/bench/icount.md
 
 # regenerate vmlinux/*/vmlinux.h from Debian's 6.12 kernel images
 vmlinux:

@@ -3,7 +3,9 @@
 #
 # Installs the Debian packages pcptop builds and tests with. Quiet and quick
 # when everything is there, so `make run` and `make test` can always call it.
-# Usage: scripts/deps.sh [arm64]   (arm64 adds the cross toolchain and libs)
+# Usage: scripts/deps.sh [arm64|bench]   (arm64 adds the cross toolchain
+# and libs; bench adds bpftrace, the reference make bench sets pcptop
+# against)
 set -eu
 
 # libraries are qualified with the host arch: once arm64 is added, a bare
@@ -17,7 +19,9 @@ cross_pkgs=(gcc-aarch64-linux-gnu libbpf-dev:arm64 libelf-dev:arm64
 	zlib1g-dev:arm64 libncurses-dev:arm64)
 
 want=("${host_pkgs[@]}")
-if [ "${1:-}" = arm64 ] || [ "${PCPTOP_CROSS:-}" = 1 ]; then
+if [ "${1:-}" = bench ]; then
+	want+=(bpftrace)
+elif [ "${1:-}" = arm64 ] || [ "${PCPTOP_CROSS:-}" = 1 ]; then
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 		echo "deps: adding the arm64 architecture for cross libraries" >&2
 		dpkg --add-architecture arm64
@@ -25,7 +29,7 @@ if [ "${1:-}" = arm64 ] || [ "${PCPTOP_CROSS:-}" = 1 ]; then
 	fi
 	want+=("${cross_pkgs[@]}")
 elif [ -n "${1:-}" ]; then
-	echo "deps: unknown argument '$1' (expected: arm64)" >&2
+	echo "deps: unknown argument '$1' (expected: arm64 or bench)" >&2
 	exit 2
 fi
 

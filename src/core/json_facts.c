@@ -64,6 +64,40 @@ void json_self(struct json_writer *w, const struct self_cost *s)
 	json_obj_end(w);
 }
 
+/* "hooks": every attach point of a probe, as "kind:name" */
+static void json_hooks(struct json_writer *w, const struct fact_probe *p)
+{
+	int id = probe_find(p->name);
+	const struct probe_desc *d = id >= 0 ? &probe_table[id] : NULL;
+	char h[PROBE_TARGET_LEN + 16];
+
+	json_arr_begin(w, "hooks");
+	switch (d ? p->mode : MODE_NONE) {
+	case MODE_FENTRY:
+	case MODE_KPROBE:
+		snprintf(h, sizeof(h), "%s:%s",
+			 p->mode == MODE_FENTRY ? "fentry" : "kprobe",
+			 p->target);
+		json_str(w, NULL, h);
+		snprintf(h, sizeof(h), "%s:%s",
+			 p->mode == MODE_FENTRY ? "fexit" : "kretprobe",
+			 p->target);
+		json_str(w, NULL, h);
+		break;
+	case MODE_TRACEPOINT:
+		snprintf(h, sizeof(h), "tp:%s", d->tp);
+		json_str(w, NULL, h);
+		if (d->tp_exit) {
+			snprintf(h, sizeof(h), "tp:%s", d->tp_exit);
+			json_str(w, NULL, h);
+		}
+		break;
+	default:
+		break;
+	}
+	json_arr_end(w);
+}
+
 void json_facts(struct json_writer *w, const struct facts *f, int nr_cpus)
 {
 	int i;
@@ -88,6 +122,7 @@ void json_facts(struct json_writer *w, const struct facts *f, int nr_cpus)
 		json_bool(w, "estimated", p->estimated);
 		json_bool(w, "per_page",
 			  probe_per_page(probe_find(p->name), p->mode));
+		json_hooks(w, p);
 		json_str(w, "reason", p->reason);
 		json_obj_end(w);
 	}

@@ -32,6 +32,10 @@
 #   VMTEST_RETRIES   boots per kernel when one dies early (default 3)
 #   VMTEST_CRASH_FIRST=1  crash each kernel's first boot on purpose: a
 #                    self-test of the retry path
+#   VMTEST_SMP       CPUs per VM (default 2)
+#   VMTEST_QEMU_EXTRA  more qemu arguments ("-icount shift=0": make bench)
+#   VMTEST_EXTRA_CPIO  one more cpio.gz for the initramfs; ARCH in its
+#                    path becomes amd64 or arm64
 
 set -uo pipefail
 
@@ -47,6 +51,8 @@ OUT=${VMTEST_OUT:-$root/build/vmtest}
 JOBS=${VMTEST_JOBS:-2}
 TIMEOUT=${VMTEST_TIMEOUT:-300}
 RETRIES=${VMTEST_RETRIES:-3}
+SMP=${VMTEST_SMP:-2}
+QEMU_EXTRA=${VMTEST_QEMU_EXTRA:-}
 
 log() { echo "$prog: $*" >&2; }
 die() { echo "$prog: $*" >&2; exit "${2:-1}"; }
@@ -172,7 +178,7 @@ busybox_for() {
 build_base_initrd() {
 	local arch=$1 bin stage busybox f
 	bin=$(bindir "$arch")
-	for f in pcptop churn tcpstream pipes; do
+	for f in pcptop churn tcpstream pipes timed floor; do
 		[ -x "$bin/$f" ] ||
 			die "missing $bin/$f: run make vmtest, or make STATIC=1 OUTPUT=build/vm-x86 all; make ARCH=arm64 all" 2
 	done
@@ -182,7 +188,8 @@ build_base_initrd() {
 	mkdir -p "$stage/bin" "$stage/boot" "$stage/proc" "$stage/sys" \
 		"$stage/dev" "$stage/tmp"
 	cp "$busybox" "$stage/bin/busybox"
-	cp "$bin/pcptop" "$bin/churn" "$bin/tcpstream" "$bin/pipes" "$stage/bin/"
+	cp "$bin/pcptop" "$bin/churn" "$bin/tcpstream" "$bin/pipes" \
+		"$bin/timed" "$bin/floor" "$stage/bin/"
 	cp "$here/oracle-guest.sh" "$stage/bin/"
 	cp "$here/init.sh" "$stage/init"
 	chmod 755 "$stage/init" "$stage/bin/"*
@@ -220,6 +227,7 @@ prepare_kernel() {
 		gzip -1 >"$OUT/$k/extra.cpio.gz"
 	# concatenated cpio archives: the kernel unpacks them in order
 	cat "$OUT/base-${K_ARCH[$k]}.cpio.gz" "$OUT/$k/extra.cpio.gz" \
+		${VMTEST_EXTRA_CPIO:+"${VMTEST_EXTRA_CPIO//ARCH/${K_ARCH[$k]}}"} \
 		>"$OUT/$k/initrd.cpio.gz"
 	rm -f "$OUT/$k/error"
 }
@@ -229,7 +237,7 @@ qemu_cmd() {
 	local k=$1 append=$2 cpu vmlinuz initrd=$OUT/$1/initrd.cpio.gz
 	vmlinuz=$(cat "$OUT/$k/vmlinuz")
 	if [ "${K_ARCH[$k]}" = amd64 ]; then
-		qemu=(qemu-system-x86_64 -m 1024 -smp 2 -nographic -no-reboot
+		qemu=(qemu-system-x86_64 -m 1024 -smp "$SMP" $QEMU_EXTRA -nographic -no-reboot
 			-kernel "$vmlinuz" -initrd "$initrd"
 			-append "console=ttyS0 quiet panic=-1 $append")
 	else
@@ -237,7 +245,7 @@ qemu_cmd() {
 		[ "$cpu" = - ] && cpu=cortex-a57
 		# pauth-impdef: TCG's architected pointer auth is very slow
 		[ "$cpu" = max ] && cpu=max,pauth-impdef=on
-		qemu=(qemu-system-aarch64 -M virt -cpu "$cpu" -m 1024 -smp 2
+		qemu=(qemu-system-aarch64 -M virt -cpu "$cpu" -m 1024 -smp "$SMP" $QEMU_EXTRA
 			-nographic -no-reboot -kernel "$vmlinuz" -initrd "$initrd"
 			-append "console=ttyAMA0 quiet panic=-1 $append")
 	fi

@@ -1,0 +1,89 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The guest half of make bench's instruction count (tests/bench/icount.sh
+# boots it with qemu -icount shift=0 through tests/vm/run.sh --exec): guest
+# time counts instructions, so each workload's time with an observer
+# attached, against its time alone, is what the observer adds to the
+# kernel's work. Observers: none, pcptop in its default mode, pcptop in
+# each forced mode, and floor (count-only programs on the default mode's
+# hooks). Prints "BENCH:WORKLOAD:OBSERVER:REP:NS" or
+# "BENCH:WORKLOAD:OBSERVER:REP:n/a REASON".
+#
+REPS=3
+OBSERVERS="none default tracepoint kprobe fentry floor"
+
+# until pid holds BPF links and their number holds still for a second
+wait_links() {
+	pid=$1 last=-1 still=0 i=0
+	while [ $i -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
+		n=$(ls -l /proc/"$pid"/fd 2>/dev/null | grep -c bpf_link)
+		if [ "$n" -gt 0 ] && [ "$n" = "$last" ]; then
+			still=$((still + 1))
+			[ $still -ge 4 ] && return 0
+		else
+			still=0
+		fi
+		last=$n
+		sleep 0.25
+		i=$((i + 1))
+	done
+	return 1
+}
+
+workload() {
+	case $1 in
+	churn) timed churn -m 128 -n 4 >/dev/null ;;
+	bonnie)
+		rm -rf /tmp/bonnie
+		mkdir -p /tmp/bonnie
+		timed bonnie++ -d /tmp/bonnie -s 64 -r 32 -n 1 -f -b -x 1 \
+			-u root -q >/dev/null
+		;;
+	esac
+}
+
+# the default mode's hooks, for the floor: pcptop info --json names them
+hooks=$(pcptop info --json 2>/dev/null |
+	grep -oE '"(fentry|fexit|kprobe|kretprobe|tp):[A-Za-z0-9_.]+"' |
+	tr -d '"' | tr '\n' ' ')
+echo "BENCH:hooks:$hooks"
+echo "BENCH:kernel:$(uname -r) $(uname -m) cpus $(grep -c ^processor /proc/cpuinfo)"
+
+for w in churn bonnie; do
+	if [ $w = bonnie ] && ! command -v bonnie++ >/dev/null; then
+		echo "BENCH:$w:none:1:n/a no bonnie++ in the initramfs"
+		continue
+	fi
+	r=1
+	while [ $r -le "$REPS" ]; do
+		for o in $OBSERVERS; do
+			pid=
+			case $o in
+			none) ;;
+			floor) floor $hooks >/tmp/obs.out 2>&1 & pid=$! ;;
+			default) pcptop stat -i 3600 -c 1 -H >/tmp/obs.out 2>&1 & pid=$! ;;
+			*) pcptop stat --mode $o -i 3600 -c 1 -H >/tmp/obs.out 2>&1 & pid=$! ;;
+			esac
+			if [ -n "$pid" ] && ! wait_links "$pid"; then
+				kill -INT "$pid" 2>/dev/null
+				wait "$pid" 2>/dev/null
+				why=$(grep -m1 -E 'pcptop:|floor:' /tmp/obs.out)
+				echo "BENCH:$w:$o:$r:n/a ${why:-did not attach}"
+				continue
+			fi
+			workload $w >/tmp/w.out 2>&1
+			rc=$?
+			ns=$(sed -n 's/^timed: \([0-9]*\) ns$/\1/p' /tmp/w.out)
+			# a failed run is no figure (timed passes its status on)
+			[ $rc -eq 0 ] || ns="n/a $w exited $rc: $(grep -v '^timed:' /tmp/w.out | head -n 1)"
+			if [ -n "$pid" ]; then
+				kill -INT "$pid" 2>/dev/null
+				wait "$pid" 2>/dev/null
+			fi
+			echo "BENCH:$w:$o:$r:${ns:-n/a workload failed}"
+		done
+		r=$((r + 1))
+	done
+done
+echo "BENCH:done"
