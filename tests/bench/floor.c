@@ -62,7 +62,8 @@ int main(int argc, char **argv)
 	char name[16];
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: floor HOOK... (fentry:FN fexit:FN kprobe:FN kretprobe:FN tp:NAME)\n");
+		fprintf(stderr,
+			"usage: floor HOOK... (fentry:FN fexit:FN kprobe:FN kretprobe:FN tp:NAME)\n");
 		return 2;
 	}
 	skel = floor_bpf__open();
