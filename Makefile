@@ -208,14 +208,14 @@ vmshell: deps-all vm-builds
 
 # every figure against the kernel's own count: the Debian kernels' tracefs
 # counts (vmtest prints their oracle lines) and the instrumented 6.12
-# (tests/vm/oracle.sh: kernel built once, cached; also proves
+# (tests/oracle/run.sh: kernel built once, cached; also proves
 # pcp_batch_scale_max=). make oracle BOOTS="s5 up-s0" for some boots only.
 oracle: deps-all vm-builds
 	$(Q)tests/vm/run.sh $(KERNELS)
-	$(Q)tests/vm/oracle.sh $(BOOTS)
+	$(Q)tests/oracle/run.sh $(BOOTS)
 
 vmtest-oracle: deps-all vm-builds
-	$(Q)tests/vm/oracle.sh $(BOOTS)
+	$(Q)tests/oracle/run.sh $(BOOTS)
 
 test: deps-all
 	$(Q)$(MAKE) --no-print-directory WERROR=1 all $(OUTPUT)/unit_tests

@@ -21,7 +21,7 @@ for s in "${suites[@]}"; do
 	record) cmd=(tests/record/run.sh build) ;;
 	vm) cmd=(tests/vm/run.sh) ;;
 	vmrecord) cmd=(tests/record/vm-check.sh amd64-6.12) ;;
-	oracle) cmd=(tests/vm/oracle.sh) ;;
+	oracle) cmd=(tests/oracle/run.sh) ;;
 	*)
 		echo "run-all: unknown suite '$s' (unit, live, top, record, vm, vmrecord, oracle)" >&2
 		exit 2

@@ -35,7 +35,7 @@ run() { # OUT ERR CMD...
 echo "== synthetic round trip"
 ${CC:-gcc} -O2 -Wall -Isrc/core -Isrc/rec -Ibpf tests/record/mkrec.c \
 	src/rec/recwrite.c src/rec/rechdr.c src/core/procfs.c src/core/facts.c \
-	src/core/figtab.c src/core/probes.c src/core/scale.c -lz -o "$TMP/mkrec"
+	src/core/figtab.c src/core/probes.c src/core/scale.c src/core/kallsyms.c -lz -o "$TMP/mkrec"
 t_eq "mkrec builds" "$?" 0
 A=$TMP/s5.data
 Bf=$TMP/s0.data

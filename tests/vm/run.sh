@@ -190,7 +190,7 @@ build_base_initrd() {
 	cp "$busybox" "$stage/bin/busybox"
 	cp "$bin/pcptop" "$bin/churn" "$bin/tcpstream" "$bin/pipes" \
 		"$bin/timed" "$bin/floor" "$stage/bin/"
-	cp "$here/oracle-guest.sh" "$stage/bin/"
+	cp "$root/tests/oracle/guest.sh" "$stage/bin/oracle-guest.sh"
 	cp "$here/init.sh" "$stage/init"
 	chmod 755 "$stage/init" "$stage/bin/"*
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
@@ -408,7 +408,7 @@ check_results() {
 	local true_scale=none ocheck
 	[[ "$scale" =~ ^[0-9]+$ ]] && [ "$(jq -r .scale.source <<<"$info")" != none ] &&
 		true_scale=$scale
-	ocheck=$("$here/oracle-check.sh" "$logf" "$k smp=2 scale=$true_scale" "$true_scale")
+	ocheck=$("$root/tests/oracle/check.sh" "$logf" "$k smp=2 scale=$true_scale" "$true_scale")
 	local orc=$?
 	echo "$ocheck" >"$OUT/$k/oracle"
 	[ $orc -eq 0 ] || fails+=("oracle: $(grep -c ' FAIL' <<<"$ocheck") checks failed (see the oracle lines)")

@@ -1,7 +1,7 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# /init of the patched-kernel VMs booted by tests/vm/oracle.sh. Why it
+# /init of the patched-kernel VMs booted by tests/oracle/run.sh. Why it
 # exists: the scale pcptop reports must be proven against a kernel that
 # really runs with pcp_batch_scale_max=N, and only a kernel built with
 # tests/vm/kernel/pcp-batch-scale-max.patch does; the same kernel carries
@@ -60,7 +60,7 @@ echo "PATCHED:stat_text_rc:$?"
 head -n 1 /tmp/stat.txt | say stat_text
 
 # every figure over a workload that drives every PCP path, beside the
-# kernel's own counts (/proc/pcp_oracle, tracefs): tests/vm/oracle-guest.sh
+# kernel's own counts (/proc/pcp_oracle, tracefs): tests/oracle/guest.sh
 # pcptest.oracle=no: a boot that only proves where the scale comes from
 if ! grep -qw 'pcptest.oracle=no' /proc/cmdline; then
 	sh /bin/oracle-guest.sh run $opts

@@ -3,7 +3,7 @@
 #
 # The host half of pcptop's oracle suite. Why it exists: every figure
 # pcptop prints must agree with a count the kernel took itself, over the
-# same window, with no BPF involved. tests/vm/oracle-guest.sh printed, on
+# same window, with no BPF involved. tests/oracle/guest.sh printed, on
 # the VM's console, the kernel's counts at A0 (before pcptop), A1 (pcptop
 # attached, its command starting), A2 (command done) and A3 (pcptop gone),
 # and pcptop's own report of the window. This script compares them:
@@ -23,7 +23,7 @@
 #            bucket fail, pcptop's time at or below the fprobe's for 99 %
 #            of the calls is the measured reason, and passes.
 #
-# Usage: oracle-check.sh CONSOLE_LOG LABEL TRUE_SCALE
+# Usage: tests/oracle/check.sh CONSOLE_LOG LABEL TRUE_SCALE
 #   LABEL       "KERNEL smp=N scale=S", the start of every line
 #   TRUE_SCALE  the scale the kernel runs with, "none" before 6.7
 #
@@ -34,9 +34,9 @@
 
 set -uo pipefail
 
-[ $# -eq 3 ] || { echo "usage: oracle-check.sh CONSOLE_LOG LABEL TRUE_SCALE" >&2; exit 2; }
+[ $# -eq 3 ] || { echo "usage: tests/oracle/check.sh CONSOLE_LOG LABEL TRUE_SCALE" >&2; exit 2; }
 LOGF=$1 LABEL=$2 TRUE_SCALE=$3
-[ -r "$LOGF" ] || { echo "oracle-check.sh: cannot read '$LOGF'" >&2; exit 2; }
+[ -r "$LOGF" ] || { echo "oracle check: cannot read '$LOGF'" >&2; exit 2; }
 
 # at least this share of the calls within one log2 bucket
 TIME_MATCH_MIN=0.99

@@ -15,11 +15,11 @@
 #   - the recording of the oracle run: every free_high flush and drain
 #     chunk within batch << scale, the inferred scale never above the one
 #     in force;
-#   - every figure against the kernel's count (tests/vm/oracle-check.sh),
+#   - every figure against the kernel's count (tests/oracle/check.sh),
 #     one "oracle BOOT smp=N scale=S FIGURE: ..." line each;
 # and prints the zone->lock hold times of scale 0 beside those of scale 5.
 #
-# Usage: oracle.sh [-j JOBS] [-b BINDIR] [BOOT...]
+# Usage: tests/oracle/run.sh [-j JOBS] [-b BINDIR] [BOOT...]
 #   BOOT      names from BOOTS below (default: all)
 #   -b DIR    static pcptop and workloads (default build/vm-x86, made by
 #             `make STATIC=1 OUTPUT=build/vm-x86 all`)
@@ -29,7 +29,7 @@
 # and "N passed, N failed"; exits 0 when all passed, 1 on a failure, 2 on
 # bad input or a missing tool.
 #
-# Environment: PCPTOP_CACHE (kernel build cache, see kernel/build.sh),
+# Environment: PCPTOP_CACHE (kernel build cache, see tests/vm/kernel/build.sh),
 # VMTEST_OUT (default build/vmtest-oracle), VMTEST_TIMEOUT (seconds per
 # boot, default 300), VMTEST_RETRIES (boots per line, default 2).
 
@@ -105,7 +105,7 @@ done <<<"$BOOTS"
 log() { echo "$prog: $*" >&2; }
 die() { echo "$prog: $1" >&2; exit "${2:-1}"; }
 usage() {
-	echo "usage: oracle.sh [-j JOBS] [-b BINDIR] [BOOT...] (boots: ${all_boots[*]})" >&2
+	echo "usage: tests/oracle/run.sh [-j JOBS] [-b BINDIR] [BOOT...] (boots: ${all_boots[*]})" >&2
 	exit 2
 }
 
@@ -160,7 +160,7 @@ start=$SECONDS
 
 # --- kernel ------------------------------------------------------------------
 log "kernel: tests/vm/kernel/build.sh (cached after the first build)"
-if ! bzimage=$("$here/kernel/build.sh"); then
+if ! bzimage=$("$root/tests/vm/kernel/build.sh"); then
 	for v in "${boots[@]}"; do
 		echo "vmtest-oracle $v: FAIL (kernel build failed, see above)"
 	done
@@ -176,8 +176,8 @@ rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp"
 cp /bin/busybox "$stage/bin/busybox"
 cp "$BIN/pcptop" "$BIN/churn" "$BIN/tcpstream" "$BIN/pipes" "$stage/bin/"
-cp "$here/oracle-guest.sh" "$stage/bin/"
-cp "$here/kernel/init.sh" "$stage/init"
+cp "$here/guest.sh" "$stage/bin/oracle-guest.sh"
+cp "$root/tests/vm/kernel/init.sh" "$stage/init"
 chmod 755 "$stage/init" "$stage/bin/"*
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
 	gzip -1 >"$OUT/initrd.cpio.gz" || die "building the initramfs failed"
@@ -388,7 +388,7 @@ check() {
 
 	# every figure against the kernel's own count of the window
 	local ocheck orc
-	ocheck=$("$here/oracle-check.sh" "$logf" "$b smp=${B_SMP[$b]} scale=$want" "$want")
+	ocheck=$("$here/check.sh" "$logf" "$b smp=${B_SMP[$b]} scale=$want" "$want")
 	orc=$?
 	echo "$ocheck" >"$dir/oracle"
 	[ $orc -eq 0 ] || fails+=("oracle: $(grep -c ' FAIL' <<<"$ocheck") checks failed")

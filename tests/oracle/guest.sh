@@ -11,7 +11,7 @@
 # pcptop starts (A0), when its command starts (A1, pcptop attached), when
 # its command ends (A2) and after pcptop is gone (A3). The patched test
 # kernel adds /proc/pcp_oracle (tests/vm/kernel/pcp-oracle.patch). The host
-# (tests/vm/oracle-check.sh) does every comparison.
+# (tests/oracle/check.sh) does every comparison.
 #
 # Output lines, on the console:
 #   ORACLE:have:NAME:yes|no REASON     which kernel counts this kernel has
@@ -24,8 +24,8 @@
 # it to init): seconds of loopback TCP (default 3).
 #
 # Usage (inside the VM):
-#   oracle-guest.sh run [PCPTOP RECORD OPTIONS]   everything above
-#   oracle-guest.sh inner                         the command pcptop records
+#   guest.sh run [PCPTOP RECORD OPTIONS]   everything above
+#   guest.sh inner                         the command pcptop records
 
 T=/sys/kernel/tracing
 G=pcpo
