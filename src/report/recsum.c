@@ -19,12 +19,45 @@
 
 #define POINTS_MIN_CAP 64
 
+/*
+ * An interval shorter than half the nominal one (the last, cut short when
+ * the command exits) joins the point before it: its counts over a few
+ * milliseconds would plot as a rate spike flattening the whole chart.
+ */
+static bool merge_short(struct rec_summary *s, const struct rec_interval *iv,
+			const struct figures *f)
+{
+	uint64_t len = iv->t_end_ns - iv->t_start_ns;
+	struct rec_point *p;
+	int i;
+
+	if (!s->nr_points || !s->h.interval_ns || 2 * len >= s->h.interval_ns)
+		return false;
+	p = &s->points[s->nr_points - 1];
+	p->t = (double)iv->t_end_ns / (double)NSEC_PER_SEC;
+	p->secs += (double)len / (double)NSEC_PER_SEC;
+	for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
+		p->cnt[i] += f->cnt[i];
+	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
+		uint64_t p99 = hist_percentile(f->hist[i].slots,
+					       PCPTOP_HIST_SLOTS, PCT_TAIL);
+
+		if (f->hist[i].max > p->hmax[i])
+			p->hmax[i] = f->hist[i].max;
+		if (p99 > p->hp99[i])
+			p->hp99[i] = p99;
+	}
+	return true;
+}
+
 static int add_point(struct rec_summary *s, const struct rec_interval *iv,
 		     const struct figures *f, int *cap)
 {
 	struct rec_point *p;
 	int i;
 
+	if (merge_short(s, iv, f))
+		return 0;
 	if (s->nr_points == *cap) {
 		int ncap = *cap ? *cap * 2 : POINTS_MIN_CAP;
 

@@ -13,6 +13,7 @@
 
 #include "recbuf.h"
 #include "recfile_fixture.h"
+#include "recsum.h"
 #include "unit.h"
 
 static void test_round_trip(void)
@@ -224,7 +225,53 @@ static void test_argv_join(void)
 	CHECK_EQ_STR(buf, "bonnie++ -d");
 }
 
-const struct unit_test recfile_tests[] = { TEST(test_round_trip),
-					   TEST(test_growing_file),
-					   TEST(test_newer_writer),
-					   TEST(test_argv_join), TEST_END };
+/*
+ * Two whole intervals, then 10 ms before the command exited: the short
+ * one joins the point before it instead of plotting as a rate spike.
+ */
+static void test_short_last_interval(void)
+{
+	static const uint64_t ends_ns[] = { 500000000ULL, 1000000000ULL,
+					    1010000000ULL };
+	const char *path = rf_tpath("short.data");
+	struct rec_interval iv = {};
+	struct rec_summary sum;
+	struct rec_header h;
+	struct rec_writer w;
+	struct zoneinfo zi;
+	struct snapshot s;
+	char msg[REC_ERR_LEN];
+	uint64_t total = 0;
+	size_t i;
+
+	rf_make_header(&h, &zi);
+	rf_snap_init(&s);
+	REQUIRE(rec_writer_open(&w, path, &h) == 0);
+	for (i = 0; i < sizeof(ends_ns) / sizeof(ends_ns[0]); i++) {
+		rf_fill_snap(&s, 1);
+		iv.seq = (uint32_t)i;
+		iv.t_start_ns = i ? ends_ns[i - 1] : 0;
+		iv.t_end_ns = ends_ns[i];
+		CHECK_EQ_INT(rec_write_interval(&w, &iv, &s), 0);
+		total += snap_counter(&s, SNAP_ALL, SNAP_ALL,
+				      CNT_BULK_FREE_PAGES);
+	}
+	CHECK_EQ_INT(rec_writer_close(&w), 0);
+	zoneinfo_free(&zi);
+	rf_snap_fini(&s);
+	REQUIRE(rec_summary_load(path, &sum, msg, sizeof(msg)) == 0);
+	REQUIRE(sum.nr_points == 2);
+	CHECK(sum.points[1].secs > 0.509 && sum.points[1].secs < 0.511);
+	CHECK(sum.points[1].t > 1.009 && sum.points[1].t < 1.011);
+	CHECK_EQ_U64(sum.points[0].cnt[CNT_BULK_FREE_PAGES] +
+			     sum.points[1].cnt[CNT_BULK_FREE_PAGES],
+		     total);
+	CHECK_EQ_U64(sum.total.cnt[CNT_BULK_FREE_PAGES], total);
+	rec_summary_free(&sum);
+}
+
+const struct unit_test recfile_tests[] = {
+	TEST(test_round_trip),	 TEST(test_short_last_interval),
+	TEST(test_growing_file), TEST(test_newer_writer),
+	TEST(test_argv_join),	 TEST_END
+};
