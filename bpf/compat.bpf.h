@@ -26,6 +26,26 @@
 	}
 
 /*
+ * The allocator's entry points (--latency), newest name first. v6.10's
+ * memory allocation profiling ("mm: enable page allocation tagging")
+ * renamed __alloc_pages to __alloc_pages_noprof; v6.14's frozen-page work
+ * (Matthew Wilcox, "mm/page_alloc: add __alloc_frozen_pages()") moved the
+ * body into __alloc_frozen_pages_noprof, which the wrapper calls, and
+ * renamed free_unref_page to free_frozen_pages. The innermost function is
+ * probed, so a call through any wrapper is timed once. Checked against
+ * the BTF of 6.1, 6.12 and 6.18 kernels.
+ */
+#define COMPAT_ALLOC_FNS                                               \
+	{                                                              \
+		"__alloc_frozen_pages_noprof", "__alloc_pages_noprof", \
+			"__alloc_pages"                                \
+	}
+#define COMPAT_FREE_FNS                                \
+	{                                              \
+		"free_frozen_pages", "free_unref_page" \
+	}
+
+/*
  * kmem:mm_page_alloc_zone_locked gained its percpu_refill argument in v5.19
  * ("mm/page_alloc: fix tracepoint mm_page_alloc_zone_locked()"): the loader
  * counts the tracepoint's BTF arguments and leaves refills unprobed on the

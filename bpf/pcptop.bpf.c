@@ -23,6 +23,8 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u64 run_gap_ns = 5000;
 /* the commit function is probed (--exact-free-high): free_high exactly */
 const volatile bool free_high_exact;
+/* the allocator's entry points are probed (--latency) */
+const volatile bool latency_on;
 
 /*
  * Tracepoint mode: no single call moves more than batch << scale pages, so
@@ -309,6 +311,8 @@ static __always_inline bool in_interrupt(const struct cpu_state *st)
 	return st && st->irq_depth > 0;
 }
 
+#include "latency.bpf.h"
+
 /* ---- the scale: only what proves it ---- */
 
 /* free_count grows by a page's order past its cap at most */
@@ -513,6 +517,8 @@ static __always_inline int bulk_enter(__u64 key, struct zone *zone, int count,
 
 	if (!key)
 		return 0;
+	if (latency_on)
+		lat_mark(LAT_FREE);
 	f.pcp = compat_addr(pcp);
 	f.count_before = BPF_CORE_READ(pcp, count);
 	f.count_arg = count;
@@ -610,6 +616,8 @@ static __always_inline int refill_enter(__u64 key, struct zone *zone,
 
 	if (!key)
 		return 0;
+	if (latency_on)
+		lat_mark(LAT_ALLOC);
 	f.order = order;
 	f.mt = migratetype;
 	f.count_arg = count;
@@ -1047,6 +1055,8 @@ static __always_inline void run_event(int kind, unsigned int order, int mt)
 		return;
 	}
 	run_close(run);
+	if (latency_on)
+		lat_mark(kind == RUN_FREE ? LAT_FREE : LAT_ALLOC);
 	/*
 	 * A run only closes at the next event, which may come intervals
 	 * later: the call is counted as it starts, in the interval its pages

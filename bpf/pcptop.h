@@ -131,6 +131,27 @@ enum pcptop_free_high_rule {
 	FREE_HIGH_RULE_HIGH_MIN, /* 6.16+: free_count >= batch + high_min / 2 */
 };
 
+/*
+ * Allocation and free latency (--latency): entry to exit of the page
+ * allocator's entry points, by direction, by what happened inside the
+ * call and by order (0..3, then every higher order, THP among them).
+ */
+enum pcptop_lat_dir { LAT_ALLOC, LAT_FREE, NR_LAT_DIRS };
+/* alloc: served from the pcp list, or refilled inside; free: flushed or not */
+enum pcptop_lat_path { LAT_PATH_PCP, LAT_PATH_BULK, NR_LAT_PATHS };
+#define PCPTOP_NR_LAT_KEYS (NR_LAT_DIRS * NR_LAT_PATHS * PCPTOP_ORDER_SLOTS)
+
+struct pcptop_lat_val {
+	__u64 slots[PCPTOP_HIST_SLOTS];
+	__u64 max;
+	__u64 sum; /* ns, for the mean reference 003's table shows */
+};
+
+static inline int pcptop_lat_key(int dir, int path, int order_slot)
+{
+	return (dir * NR_LAT_PATHS + path) * PCPTOP_ORDER_SLOTS + order_slot;
+}
+
 /* the scale no observation can exceed (the Kconfig range and CIP's clamp) */
 #define PCPTOP_SCALE_MAX 6
 

@@ -17,6 +17,7 @@ enum {
 	OPT_CROSS_CHECK = 0x100,
 	OPT_RUN_GAP,
 	OPT_EXACT_FREE_HIGH,
+	OPT_LATENCY,
 	OPT_PROM,
 	OPT_CSV,
 	OPT_HTML,
@@ -28,6 +29,7 @@ enum {
 	{ "verbose", no_argument, NULL, 'v' },				\
 	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },		\
 	{ "exact-free-high", no_argument, NULL, OPT_EXACT_FREE_HIGH },	\
+	{ "latency", no_argument, NULL, OPT_LATENCY },			\
 	{ "run-gap", required_argument, NULL, OPT_RUN_GAP }
 /* clang-format on */
 
@@ -140,6 +142,9 @@ static int attach_opt(int c, const char *arg, struct attach_opts *o)
 		return 1;
 	case OPT_EXACT_FREE_HIGH:
 		o->exact_free_high = true;
+		return 1;
+	case OPT_LATENCY:
+		o->latency = true;
 		return 1;
 	case OPT_RUN_GAP:
 		errno = 0;

@@ -180,7 +180,7 @@ const struct fig_desc fig_table[] = {
 			  "Pages rmqueue_bulk was asked for (function probes).", AVAIL_FN },
 		},
 		.flags = FIG_TL_EVENTS | FIG_TL_PAGES | FIG_TL_MAX |
-			 FIG_RATE_DIFF | FIG_HTML_RATE,
+			 FIG_RATE_DIFF | FIG_HTML_RATE | FIG_BY_MT,
 		.col_events = "REF/s", .col_pages = "RPG/s",
 		.prom_events = "pcptop_refill_calls_total",
 		.prom_events_help = "rmqueue_bulk calls (event runs when estimated).",

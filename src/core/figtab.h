@@ -61,6 +61,7 @@ enum fig_type {
 #define FIG_PROM_MAX 0x20 /* Prometheus gauge of the interval's largest */
 #define FIG_NEEDS_XCHECK 0x40 /* shown only with --cross-check */
 #define FIG_HTML_RATE 0x80 /* HTML timeline: pages per second */
+#define FIG_BY_MT 0x100 /* JSON: by_migratetype beside the totals */
 
 /* an average of two counters a figure also reports, e.g. high before decay */
 struct fig_ratio {

@@ -4,14 +4,71 @@
 #include "hist.h"
 #include "snapshot.h"
 
+static void lat_compute(const struct snapshot *s, int cpu, int key,
+			struct figure_lat *l)
+{
+	struct pcptop_lat_val v;
+
+	snap_lat(s, cpu, key, &v);
+	memcpy(l->h.slots, v.slots, sizeof(l->h.slots));
+	l->h.max = v.max;
+	l->h.samples = hist_total(l->h.slots, PCPTOP_HIST_SLOTS);
+	l->sum_ns = v.sum;
+}
+
+static void lat_add(struct figure_lat *dst, const struct figure_lat *src)
+{
+	hist_add(dst->h.slots, src->h.slots, PCPTOP_HIST_SLOTS);
+	dst->h.samples += src->h.samples;
+	if (src->h.max > dst->h.max)
+		dst->h.max = src->h.max;
+	dst->sum_ns += src->sum_ns;
+}
+
+void figures_lat(const struct figures *f, int dir, int path, int order_slot,
+		 struct figure_lat *out)
+{
+	int p, o;
+
+	memset(out, 0, sizeof(*out));
+	for (p = 0; p < NR_LAT_PATHS; p++)
+		for (o = 0; o < PCPTOP_ORDER_SLOTS; o++)
+			if ((path < 0 || path == p) &&
+			    (order_slot < 0 || order_slot == o))
+				lat_add(out, &f->lat[dir][p][o]);
+}
+
+uint64_t figure_hist_pct(const struct figure_hist *fh, double p)
+{
+	uint64_t v = hist_percentile(fh->slots, PCPTOP_HIST_SLOTS, p);
+
+	return v < fh->max ? v : fh->max;
+}
+
+double figure_lat_mean(const struct figure_lat *l)
+{
+	return figures_ratio(l->sum_ns, l->h.samples);
+}
+
 void figures_compute(const struct snapshot *s, int cpu, int zone,
 		     struct figures *f)
 {
-	int i;
+	int i, m, d, p, o;
 
 	memset(f, 0, sizeof(*f));
 	for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
 		f->cnt[i] = snap_counter(s, cpu, zone, i);
+	for (m = 0; m < PCPTOP_MT_SLOTS; m++)
+		for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
+			f->mt_cnt[m][i] =
+				snap_counter_at(s, cpu, zone, SNAP_ALL, m, i);
+	f->pcp = s->pcp;
+	/* latency has no zone: every zone's selection shows it whole */
+	for (d = 0; d < NR_LAT_DIRS; d++)
+		for (p = 0; p < NR_LAT_PATHS; p++)
+			for (o = 0; o < PCPTOP_ORDER_SLOTS; o++)
+				lat_compute(s, cpu, pcptop_lat_key(d, p, o),
+					    &f->lat[d][p][o]);
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
 		snap_hist(s, cpu, zone, i, f->hist[i].slots, &f->hist[i].max);
 		f->hist[i].samples =
@@ -21,10 +78,20 @@ void figures_compute(const struct snapshot *s, int cpu, int zone,
 
 void figures_add(struct figures *dst, const struct figures *src)
 {
-	int i;
+	int i, m, d, p, o;
 
 	for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
 		dst->cnt[i] += src->cnt[i];
+	for (m = 0; m < PCPTOP_MT_SLOTS; m++)
+		for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
+			dst->mt_cnt[m][i] += src->mt_cnt[m][i];
+	/* a gauge: the latest sample stands for the sum */
+	if (src->pcp.nr_zones)
+		dst->pcp = src->pcp;
+	for (d = 0; d < NR_LAT_DIRS; d++)
+		for (p = 0; p < NR_LAT_PATHS; p++)
+			for (o = 0; o < PCPTOP_ORDER_SLOTS; o++)
+				lat_add(&dst->lat[d][p][o], &src->lat[d][p][o]);
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
 		hist_add(dst->hist[i].slots, src->hist[i].slots,
 			 PCPTOP_HIST_SLOTS);

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include "figtab.h"
+#include "pcpmem.h"
 #include "pcptop.h"
 
 struct snapshot;
@@ -18,10 +19,31 @@ struct figure_hist {
 	uint64_t samples;
 };
 
+struct figure_lat {
+	struct figure_hist h;
+	uint64_t sum_ns;
+};
+
 struct figures {
 	uint64_t cnt[NR_PCPTOP_COUNTERS];
 	struct figure_hist hist[NR_PCPTOP_HISTS];
+	/* the counters by migratetype slot (refills by migratetype) */
+	uint64_t mt_cnt[PCPTOP_MT_SLOTS][NR_PCPTOP_COUNTERS];
+	/* --latency: [LAT_ALLOC/LAT_FREE][path][order slot], all CPUs */
+	struct figure_lat lat[NR_LAT_DIRS][NR_LAT_PATHS][PCPTOP_ORDER_SLOTS];
+	/* the pcp lists at the end of the (last) interval: a gauge */
+	struct pcpmem pcp;
 };
+
+/* one direction's latency over the paths and orders asked (-1: all) */
+void figures_lat(const struct figures *f, int dir, int path, int order_slot,
+		 struct figure_lat *out);
+double figure_lat_mean(const struct figure_lat *l);
+/*
+ * Percentile p's log2 slot upper bound, but never above the largest
+ * sample: a slot's bound is a bound, the largest sample a tighter one.
+ */
+uint64_t figure_hist_pct(const struct figure_hist *fh, double p);
 
 /* cpu and zone are indexes or SNAP_ALL */
 void figures_compute(const struct snapshot *s, int cpu, int zone,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "hist.h"
+#include "detail.h"
 #include "json_facts.h"
 #include "units.h"
 
@@ -191,14 +192,6 @@ void json_log2_hist(struct json_writer *w, const char *key,
 	json_arr_end(w);
 }
 
-/* a slot's upper bound is a bound; the largest sample is a tighter one */
-static uint64_t hist_pct_capped(const struct figure_hist *fh, double p)
-{
-	uint64_t v = hist_percentile(fh->slots, PCPTOP_HIST_SLOTS, p);
-
-	return v < fh->max ? v : fh->max;
-}
-
 /* the time figure summing hist h's samples, or NULL */
 static const struct fig_desc *hist_time_fig(int h)
 {
@@ -220,8 +213,8 @@ void json_hist(struct json_writer *w, int h, const struct figures *f)
 	json_u64(w, "samples", fh->samples);
 	if (d)
 		json_u64(w, "total", fig_total(d, f));
-	json_u64(w, "p50", hist_pct_capped(fh, PCT_MEDIAN));
-	json_u64(w, "p99", hist_pct_capped(fh, PCT_TAIL));
+	json_u64(w, "p50", figure_hist_pct(fh, PCT_MEDIAN));
+	json_u64(w, "p99", figure_hist_pct(fh, PCT_TAIL));
 	json_u64(w, "max", fh->max);
 	json_log2_hist(w, "buckets", fh->slots, PCPTOP_HIST_SLOTS);
 	json_obj_end(w);
@@ -270,5 +263,6 @@ void json_figure(struct json_writer *w, const struct facts *fa,
 		if (facts_extra_shown(fa, d, r))
 			json_u64(w, d->extras[r].key,
 				 f->cnt[d->extras[r].counter]);
+	detail_json_by_mt(w, fa, d, f);
 	json_obj_end(w);
 }

@@ -50,6 +50,22 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.kprobe = "kp_commit", .kretprobe = "kr_commit",
 		.heuristic_on = PROBE_BULK_FREE,
 	},
+	[PROBE_ALLOC] = {
+		.name = "alloc",
+		.fns = COMPAT_ALLOC_FNS,
+		.fentry = "fe_alloc", .fexit = "fx_alloc",
+		.kprobe = "kp_alloc", .kretprobe = "kr_alloc",
+		.fn_per_page = true,
+		.heuristic_on = -1,
+	},
+	[PROBE_FREE] = {
+		.name = "free",
+		.fns = COMPAT_FREE_FNS,
+		.fentry = "fe_free", .fexit = "fx_free",
+		.kprobe = "kp_free", .kretprobe = "kr_free",
+		.fn_per_page = true,
+		.heuristic_on = -1,
+	},
 	[PROBE_IRQ_TIME] = {
 		.name = "irq_time",
 		.support = true,

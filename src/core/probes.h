@@ -17,6 +17,8 @@ enum probe_id {
 	PROBE_DECAY, /* decay_pcp_high */
 	PROBE_DRAIN, /* drain_pages_zone */
 	PROBE_FREE_HIGH, /* the commit function's free_high flushes */
+	PROBE_ALLOC, /* the allocator's entry point: latency (--latency) */
+	PROBE_FREE, /* the pcp free entry point: latency (--latency) */
 	/* support: tracepoints timing what runs inside the calls above */
 	PROBE_IRQ_TIME, /* irq_handler_entry/exit */
 	PROBE_SOFTIRQ_TIME, /* softirq_entry/exit */
@@ -40,7 +42,7 @@ enum probe_mode {
 	(PROBE_MODE_BIT(MODE_TRACEPOINT) | PROBE_MODE_BIT(MODE_HEURISTIC))
 
 /* kernel function names a probe tries, newest name first */
-#define PROBE_MAX_FNS 2
+#define PROBE_MAX_FNS 3
 
 struct probe_desc {
 	const char *name; /* "bulk_free": info, JSON, recordings */
@@ -101,6 +103,7 @@ struct attach_opts {
 	enum probe_mode want; /* MODE_AUTO or the one mode to use */
 	bool cross_check; /* mm_page_pcpu_drain beside a function probe */
 	bool exact_free_high; /* probe the commit function: every free */
+	bool latency; /* probe the allocator's entry points: every call */
 	bool verbose; /* pass libbpf's log through */
 	uint64_t run_gap_ns;
 };

@@ -200,6 +200,7 @@ static int zone_add(struct zoneinfo *zi, int *cap, int node, const char *name)
 	z = &zi->zones[zi->nr_zones++];
 	memset(z, 0, sizeof(*z));
 	z->node = node;
+	z->managed = -1;
 	snprintf(z->name, sizeof(z->name), "%s", name);
 	return 0;
 }
@@ -287,6 +288,7 @@ int zoneinfo_parse(const char *path, struct zoneinfo *zi)
 		} else if (!strcmp(s, "pagesets")) {
 			in_pagesets = true;
 		} else if (!in_pagesets) {
+			sscanf(s, "managed %ld", &z->managed);
 			continue;
 		} else if (sscanf(s, "cpu: %d", &cpu) == 1) {
 			err = cpu_add(z, &ccap, cpu);

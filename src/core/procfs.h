@@ -26,6 +26,7 @@ struct pcp_cpu {
 struct zone_pcp {
 	int node;
 	char name[ZONE_NAME_LEN];
+	long managed; /* the zone's managed pages, -1 when not printed */
 	int nr_cpus;
 	struct pcp_cpu *cpus;
 };

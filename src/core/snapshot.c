@@ -13,7 +13,9 @@ int snapshot_alloc(struct snapshot *s, int nr_cpus)
 			  sizeof(*s->hists));
 	s->counters = calloc((size_t)nr_cpus * PCPTOP_NR_COUNTER_KEYS,
 			     sizeof(*s->counters));
-	if (!s->hists || !s->counters) {
+	s->lats =
+		calloc((size_t)nr_cpus * PCPTOP_NR_LAT_KEYS, sizeof(*s->lats));
+	if (!s->hists || !s->counters || !s->lats) {
 		snapshot_free(s);
 		return -ENOMEM;
 	}
@@ -24,8 +26,10 @@ void snapshot_free(struct snapshot *s)
 {
 	free(s->hists);
 	free(s->counters);
+	free(s->lats);
 	s->hists = NULL;
 	s->counters = NULL;
+	s->lats = NULL;
 }
 
 static bool in_range(int want, int v)
@@ -68,6 +72,29 @@ uint64_t snap_counter_at(const struct snapshot *s, int cpu, int zone,
 uint64_t snap_counter(const struct snapshot *s, int cpu, int zone, int counter)
 {
 	return snap_counter_at(s, cpu, zone, SNAP_ALL, SNAP_ALL, counter);
+}
+
+void snap_lat(const struct snapshot *s, int cpu, int key,
+	      struct pcptop_lat_val *out)
+{
+	int c, i;
+
+	memset(out, 0, sizeof(*out));
+	/* snapshots read from recordings made without --latency have none */
+	if (!s->lats)
+		return;
+	for (c = 0; c < s->nr_cpus; c++) {
+		const struct pcptop_lat_val *v;
+
+		if (!in_range(cpu, c))
+			continue;
+		v = &s->lats[(size_t)c * PCPTOP_NR_LAT_KEYS + key];
+		for (i = 0; i < PCPTOP_HIST_SLOTS; i++)
+			out->slots[i] += v->slots[i];
+		out->sum += v->sum;
+		if (v->max > out->max)
+			out->max = v->max;
+	}
 }
 
 void snap_hist(const struct snapshot *s, int cpu, int zone, int hist,

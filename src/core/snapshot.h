@@ -7,6 +7,7 @@
 #define PCPTOP_SNAPSHOT_H
 
 #include <stdint.h>
+#include "pcpmem.h"
 #include "pcptop.h"
 
 /* "all CPUs" / "all zones" for the accessors */
@@ -17,6 +18,10 @@ struct snapshot {
 	double interval_s;
 	struct pcptop_hist_val *hists; /* [cpu][PCPTOP_NR_HIST_KEYS] */
 	struct pcptop_counter_val *counters; /* [cpu][PCPTOP_NR_COUNTER_KEYS] */
+	/* --latency: [cpu][PCPTOP_NR_LAT_KEYS]; recordings keep CPU 0's sum */
+	struct pcptop_lat_val *lats;
+	/* the pcp lists at the interval's end (nr_zones 0: not sampled) */
+	struct pcpmem pcp;
 };
 
 int snapshot_alloc(struct snapshot *s, int nr_cpus);
@@ -25,6 +30,9 @@ void snapshot_free(struct snapshot *s);
 uint64_t snap_counter(const struct snapshot *s, int cpu, int zone, int counter);
 uint64_t snap_counter_at(const struct snapshot *s, int cpu, int zone,
 			 int order_slot, int mt_slot, int counter);
+/* one latency key summed over the CPUs (cpu: an index or SNAP_ALL) */
+void snap_lat(const struct snapshot *s, int cpu, int key,
+	      struct pcptop_lat_val *out);
 /* slots summed over the CPUs and zones asked for; *max the largest value */
 void snap_hist(const struct snapshot *s, int cpu, int zone, int hist,
 	       uint64_t slots[PCPTOP_HIST_SLOTS], uint64_t *max);

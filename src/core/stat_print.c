@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "detail.h"
 #include "hist.h"
 #include "json.h"
 #include "json_facts.h"
@@ -123,6 +124,7 @@ void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
 		scale_source_name(fa->scale.source), inferred);
 	if (fa->scale.note[0])
 		fprintf(out, "  note: %s\n", fa->scale.note);
+	detail_print_text(out, fa, f, "  ");
 	if (hists) {
 		for (h = 0; h < NR_PCPTOP_HISTS; h++) {
 			if (!f->hist[h].samples ||
@@ -178,7 +180,9 @@ void stat_print_json(FILE *out, const struct facts *fa, const struct figures *f,
 	for (h = 0; h < NR_PCPTOP_HISTS; h++)
 		if (facts_hist_shown(fa, h))
 			json_hist(&w, h, f);
+	detail_json_hists(&w, fa, f);
 	json_obj_end(&w);
+	detail_json_pcp(&w, f);
 	if (fa->self.valid)
 		json_self(&w, &fa->self);
 	json_obj_end(&w);

@@ -310,6 +310,9 @@ static void set_autoload(struct attach *a, const struct kernel_facts *kf)
 #define INFLIGHT_PER_CPU 24 /* 5 zones' pagesets, 4 kinds, nesting */
 #define CALLS_PER_CPU 8
 #define CALL_MAPS_SPARE 64 /* preempted tasks on PREEMPT_RT */
+/* allocations sleep in reclaim: many tasks may be inside at once */
+#define LAT_CALLS_PER_CPU 32
+#define LAT_CALLS_SPARE 512
 
 static void size_call_maps(struct pcptop_bpf *skel)
 {
@@ -325,6 +328,8 @@ static void size_call_maps(struct pcptop_bpf *skel)
 				 CALLS_PER_CPU * cpus + CALL_MAPS_SPARE);
 	bpf_map__set_max_entries(skel->maps.commits,
 				 CALLS_PER_CPU * cpus + CALL_MAPS_SPARE);
+	bpf_map__set_max_entries(skel->maps.lat_calls,
+				 LAT_CALLS_PER_CPU * cpus + LAT_CALLS_SPARE);
 }
 
 /* one open + load + attach of the current plan; 0 or -errno */
@@ -340,6 +345,11 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 		return -errno;
 	a->skel->rodata->run_gap_ns = o->run_gap_ns;
 	size_call_maps(a->skel);
+	a->skel->rodata->latency_on =
+		a->probes[PROBE_ALLOC].mode == MODE_FENTRY ||
+		a->probes[PROBE_ALLOC].mode == MODE_KPROBE ||
+		a->probes[PROBE_FREE].mode == MODE_FENTRY ||
+		a->probes[PROBE_FREE].mode == MODE_KPROBE;
 	a->skel->rodata->free_high_exact =
 		a->probes[PROBE_FREE_HIGH].mode == MODE_FENTRY ||
 		a->probes[PROBE_FREE_HIGH].mode == MODE_KPROBE;

@@ -11,6 +11,7 @@ void plan_rules_init(struct plan_rules *r, const struct attach_opts *o)
 	r->allow_kprobe = o->want == MODE_AUTO || o->want == MODE_KPROBE;
 	r->allow_fn_probes = o->want != MODE_TRACEPOINT;
 	r->exact_free_high = o->exact_free_high;
+	r->latency = o->latency;
 }
 
 static bool fn_mode(enum probe_mode m)
@@ -142,6 +143,14 @@ static void plan_probe(const struct kernel_facts *kf,
 	}
 	if (id == PROBE_FREE_HIGH && !r->exact_free_high) {
 		plan_free_high_inferred(kf, r, probes);
+		return;
+	}
+	/* these run on every allocation and free: only when asked */
+	if ((id == PROBE_ALLOC || id == PROBE_FREE) && !r->latency) {
+		set_probe(
+			p, MODE_NONE, "", false,
+			"%s: latency not asked for (--latency probes it on every call)",
+			fn);
 		return;
 	}
 	why = fn_unavailable(kf, r, id, why_buf, sizeof(why_buf));

@@ -34,6 +34,7 @@ struct plan_rules {
 	bool allow_kprobe;
 	bool allow_fn_probes; /* false for --mode tracepoint */
 	bool exact_free_high; /* --exact-free-high: probe every free */
+	bool latency; /* --latency: probe every allocation and free */
 	char fentry_refused[PLAN_REFUSED_LEN];
 	char kprobe_refused[PLAN_REFUSED_LEN];
 };

@@ -15,6 +15,8 @@
 #include "snapshot_take.h"
 #include "pcptop.skel.h"
 
+#define ZONEINFO_PATH "/proc/zoneinfo"
+
 /* lets a probe that read the old epoch finish its increments */
 #define EPOCH_GRACE_NS 200000
 
@@ -67,11 +69,14 @@ int snapshot_take(struct attach *a, struct snapshot *s)
 	struct timespec grace = { 0, EPOCH_GRACE_NS };
 	size_t hsz = sizeof(struct pcptop_hist_val);
 	size_t csz = sizeof(struct pcptop_counter_val);
+	size_t lsz = sizeof(struct pcptop_lat_val);
 	size_t big = hsz > csz ? hsz : csz;
 	void *buf, *zeroes;
 	__u32 old;
 	int err;
 
+	if (lsz > big)
+		big = lsz;
 	buf = calloc(s->nr_cpus, big);
 	zeroes = calloc(s->nr_cpus, big);
 	if (!buf || !zeroes) {
@@ -90,8 +95,16 @@ int snapshot_take(struct attach *a, struct snapshot *s)
 				    old * PCPTOP_NR_COUNTER_KEYS,
 				    PCPTOP_NR_COUNTER_KEYS, s->counters, csz,
 				    s->nr_cpus, buf, zeroes);
+	if (!err && a->skel->rodata->latency_on)
+		err = read_and_zero(bpf_map__fd(a->skel->maps.lats),
+				    old * PCPTOP_NR_LAT_KEYS,
+				    PCPTOP_NR_LAT_KEYS, s->lats, lsz,
+				    s->nr_cpus, buf, zeroes);
 	if (!err)
 		add_misses(a, s);
+	/* a gauge beside the counts; without it the figures still stand */
+	if (!err && pcpmem_read(ZONEINFO_PATH, &s->pcp))
+		s->pcp.nr_zones = 0;
 out:
 	free(buf);
 	free(zeroes);

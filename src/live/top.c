@@ -72,6 +72,7 @@ void top_usage(FILE *f)
 		"      --exact-free-high  probe the commit function on every free, for\n"
 		"                        exact free_high counts on 6.7+ (costs more: see\n"
 		"                        docs/PERFORMANCE.md)\n"
+		"      --latency         time every allocation and free (costly)\n"
 		"  -v, --verbose         libbpf's log on stderr\n"
 		"  -h, --help            this text\n"
 		"\n"
