@@ -5,15 +5,15 @@
 #include "json_facts.h"
 #include "units.h"
 
-static const char *const order_names[PCPTOP_ORDER_SLOTS] = { "0", "1", "2",
-							      "3", "4+" };
+static const char *const order_names[PCPTOP_ORDER_SLOTS] = { "0", "1", "2", "3",
+							     "4+" };
 static const char *const path_names[NR_LAT_DIRS][NR_LAT_PATHS] = {
 	[LAT_ALLOC] = { "pcp", "refill" },
 	[LAT_FREE] = { "pcp", "flush" },
 };
-static const char *const mt_names[PCPTOP_MT_SLOTS] = {
-	"Unmovable", "Movable", "Reclaimable", "CMA", "other"
-};
+static const char *const mt_names[PCPTOP_MT_SLOTS] = { "Unmovable", "Movable",
+						       "Reclaimable", "CMA",
+						       "other" };
 
 const char *lat_order_name(int order_slot)
 {
@@ -25,7 +25,7 @@ const char *lat_order_name(int order_slot)
 const char *lat_path_name(int dir, int path)
 {
 	return dir >= 0 && dir < NR_LAT_DIRS && path >= 0 &&
-				       path < NR_LAT_PATHS ?
+			       path < NR_LAT_PATHS ?
 		       path_names[dir][path] :
 		       "?";
 }
@@ -62,7 +62,7 @@ static void lat_cell(FILE *out, const struct figure_lat *l)
 	fprintf(out, " %15s %9llu", buf, (unsigned long long)l->h.samples);
 }
 
-static void print_latency(FILE *out, const struct facts *fa,
+void detail_print_latency(FILE *out, const struct facts *fa,
 			  const struct figures *f, const char *ind)
 {
 	struct figure_lat l;
@@ -96,7 +96,7 @@ static void print_latency(FILE *out, const struct facts *fa,
 	}
 }
 
-static void print_by_mt(FILE *out, const struct facts *fa,
+void detail_print_by_mt(FILE *out, const struct facts *fa,
 			const struct figures *f, const char *ind)
 {
 	int m;
@@ -111,7 +111,8 @@ static void print_by_mt(FILE *out, const struct facts *fa,
 		if (f->mt_cnt[m][CNT_REFILL_CALLS] || m == PCPTOP_MT_SLOT_CMA)
 			fprintf(out, "  %s %llu calls %llu pages",
 				mt_slot_name(m),
-				(unsigned long long)f->mt_cnt[m][CNT_REFILL_CALLS],
+				(unsigned long long)
+					f->mt_cnt[m][CNT_REFILL_CALLS],
 				(unsigned long long)
 					f->mt_cnt[m][CNT_REFILL_PAGES]);
 	fputc('\n', out);
@@ -123,7 +124,7 @@ static void print_limit(FILE *out, const char *name, int64_t v)
 		fprintf(out, " %s %lld", name, (long long)v);
 }
 
-static void print_pcp(FILE *out, const struct figures *f, const char *ind)
+void detail_print_pcp(FILE *out, const struct figures *f, const char *ind)
 {
 	int i;
 
@@ -148,9 +149,9 @@ static void print_pcp(FILE *out, const struct figures *f, const char *ind)
 void detail_print_text(FILE *out, const struct facts *fa,
 		       const struct figures *f, const char *indent)
 {
-	print_latency(out, fa, f, indent);
-	print_by_mt(out, fa, f, indent);
-	print_pcp(out, f, indent);
+	detail_print_latency(out, fa, f, indent);
+	detail_print_by_mt(out, fa, f, indent);
+	detail_print_pcp(out, f, indent);
 }
 
 static void json_lat_fields(struct json_writer *w, const struct figure_lat *l)

@@ -34,6 +34,12 @@ bool facts_latency(const struct facts *fa, int dir);
  */
 void detail_print_text(FILE *out, const struct facts *fa,
 		       const struct figures *f, const char *indent);
+/* the three parts of detail_print_text, for report's own order */
+void detail_print_latency(FILE *out, const struct facts *fa,
+			  const struct figures *f, const char *ind);
+void detail_print_by_mt(FILE *out, const struct facts *fa,
+			const struct figures *f, const char *ind);
+void detail_print_pcp(FILE *out, const struct figures *f, const char *ind);
 /* inside "hist": alloc_ns, free_ns and their *_by_order forms */
 void detail_json_hists(struct json_writer *w, const struct facts *fa,
 		       const struct figures *f);

@@ -22,7 +22,7 @@
 #define REC_MAGIC "PCPTOPRC"
 #define REC_MAGIC_LEN 8
 #define REC_VERSION_MAJOR 1
-#define REC_VERSION_MINOR 1
+#define REC_VERSION_MINOR 2
 
 /* docs/FORMAT.md: the fixed parts of the file */
 #define REC_PREAMBLE_LEN 16
@@ -59,6 +59,8 @@ enum rec_chunk_type {
 	REC_CHUNK_HEADER = 1,
 	REC_CHUNK_INTERVAL = 2,
 	REC_CHUNK_END = 3,
+	REC_CHUNK_DETAIL =
+		4, /* 1.2+: latency and pcp memory, before its interval */
 };
 
 /* the shape of the per-CPU arrays, as the writer's bpf/pcptop.h had it */
@@ -140,6 +142,8 @@ struct rec_reader {
 	int err; /* sticky: once a chunk is bad reading stops */
 	char msg[REC_ERR_LEN];
 	struct snapshot snap; /* the last interval read */
+	bool detail_pending; /* a detail chunk waits for its interval */
+	uint32_t detail_seq; /* ... of that interval */
 	unsigned char *zbuf;
 	size_t zbuf_len;
 	unsigned char *raw;
@@ -209,5 +213,14 @@ int rec_end_decode(const void *p, size_t len, struct rec_end *e, char *msg,
 		   size_t msglen);
 /* "bonnie++ -d /tmp -s 256" into buf, arguments with blanks quoted */
 void rec_argv_join(int argc, char *const *argv, char *buf, size_t len);
+
+/* recdetail.c: the detail chunk's payload */
+struct rbuf;
+/* nothing is added when s has neither latency nor pcp memory */
+int rec_detail_encode(struct rbuf *b, uint32_t seq, const struct snapshot *s);
+/* into s's latency (CPU 0: the sum) and pcp memory; 0 or -EBADMSG */
+int rec_detail_decode(const unsigned char *p, size_t len, struct snapshot *s,
+		      uint32_t *seq);
+void rec_detail_clear(struct snapshot *s);
 
 #endif /* PCPTOP_RECFILE_H */

@@ -244,7 +244,9 @@ int rec_open(struct rec_reader *r, const char *path)
 	r->snap.counters =
 		calloc((size_t)r->snap.nr_cpus * PCPTOP_NR_COUNTER_KEYS,
 		       sizeof(*r->snap.counters));
-	if (!r->snap.hists || !r->snap.counters) {
+	r->snap.lats = calloc((size_t)r->snap.nr_cpus * PCPTOP_NR_LAT_KEYS,
+			      sizeof(*r->snap.lats));
+	if (!r->snap.hists || !r->snap.counters || !r->snap.lats) {
 		set_msg(r, -ENOMEM, "%s: out of memory for %d CPUs", path,
 			r->snap.nr_cpus);
 		goto fail_hdr;
@@ -371,6 +373,10 @@ static int decode_interval(struct rec_reader *r, size_t len,
 		return r->err;
 	}
 	decode_arrays(r, r->raw + fixed);
+	/* an interval without its detail chunk has no latency or pcp memory */
+	if (!r->detail_pending || r->detail_seq != iv->seq)
+		rec_detail_clear(&r->snap);
+	r->detail_pending = false;
 	return 0;
 }
 
@@ -399,6 +405,16 @@ int rec_next(struct rec_reader *r, struct rec_item *it)
 			if (err)
 				r->err = err;
 			return err;
+		case REC_CHUNK_DETAIL:
+			if (rec_detail_decode(r->raw, len, &r->snap,
+					      &r->detail_seq)) {
+				set_msg(r, -EBADMSG,
+					"detail chunk %u is malformed (%zu bytes)",
+					r->next_seq - 1, len);
+				return r->err;
+			}
+			r->detail_pending = true;
+			break;
 		case REC_CHUNK_HEADER:
 			set_msg(r, -EBADMSG, "chunk %u is a second header",
 				r->next_seq - 1);
@@ -418,6 +434,8 @@ void rec_close(struct rec_reader *r)
 	rec_header_free(&r->h);
 	free(r->snap.hists);
 	free(r->snap.counters);
+	free(r->snap.lats);
+	r->snap.lats = NULL;
 	free(r->zbuf);
 	free(r->raw);
 	r->snap.hists = NULL;

@@ -196,6 +196,13 @@ int rec_write_interval(struct rec_writer *w, const struct rec_interval *iv,
 		       "pcptop_counter_val has padding");
 	if (s->nr_cpus != (int)w->dims.nr_cpus)
 		return -EINVAL;
+	err = rec_detail_encode(&b, iv->seq, s);
+	if (!err && b.len)
+		err = rec_write_chunk(w, REC_CHUNK_DETAIL, b.p, b.len);
+	rb_free(&b);
+	memset(&b, 0, sizeof(b));
+	if (err)
+		return err;
 	err = rb_reserve(&w->raw, &w->raw_len, len);
 	if (err)
 		return err;

@@ -12,12 +12,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "detail.h"
 #include "hist.h"
 #include "recsum.h"
 #include "snapshot.h"
 #include "units.h"
 
 #define POINTS_MIN_CAP 64
+
+static int64_t pcp_high(const struct pcpmem *m)
+{
+	int64_t sum = 0;
+	int i;
+
+	for (i = 0; i < m->nr_zones; i++)
+		if (m->z[i].high > 0)
+			sum += m->z[i].high;
+	return sum;
+}
+
+/* the pcp lists' pages over the run: peak and mean of the samples */
+static void add_pcp(struct rec_summary *s, const struct figures *f)
+{
+	int64_t pages;
+
+	if (!f->pcp.nr_zones)
+		return;
+	pages = pcpmem_pages(&f->pcp);
+	if (pages > s->pcp_peak_pages)
+		s->pcp_peak_pages = pages;
+	s->pcp_mean_pages = (s->pcp_mean_pages * s->pcp_samples + pages) /
+			    (s->pcp_samples + 1);
+	s->pcp_samples++;
+}
 
 /*
  * An interval shorter than half the nominal one (the last, cut short when
@@ -35,6 +62,10 @@ static bool merge_short(struct rec_summary *s, const struct rec_interval *iv,
 		return false;
 	p = &s->points[s->nr_points - 1];
 	p->t = (double)iv->t_end_ns / (double)NSEC_PER_SEC;
+	if (f->pcp.nr_zones) {
+		p->pcp_pages = pcpmem_pages(&f->pcp);
+		p->pcp_high = pcp_high(&f->pcp);
+	}
 	p->secs += (double)len / (double)NSEC_PER_SEC;
 	for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
 		p->cnt[i] += f->cnt[i];
@@ -72,6 +103,8 @@ static int add_point(struct rec_summary *s, const struct rec_interval *iv,
 	p->secs =
 		(double)(iv->t_end_ns - iv->t_start_ns) / (double)NSEC_PER_SEC;
 	memcpy(p->cnt, f->cnt, sizeof(p->cnt));
+	p->pcp_pages = f->pcp.nr_zones ? pcpmem_pages(&f->pcp) : -1;
+	p->pcp_high = f->pcp.nr_zones ? pcp_high(&f->pcp) : -1;
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
 		p->hmax[i] = f->hist[i].max;
 		p->hp99[i] = hist_percentile(f->hist[i].slots,
@@ -103,6 +136,7 @@ int rec_summary_load(const char *path, struct rec_summary *s, char *msg,
 
 	memset(s, 0, sizeof(*s));
 	s->path = path;
+	s->pcp_peak_pages = -1;
 	err = rec_open(&r, path);
 	if (err) {
 		snprintf(msg, msglen, "%s", r.msg);
@@ -127,6 +161,7 @@ int rec_summary_load(const char *path, struct rec_summary *s, char *msg,
 		}
 		figures_compute(&r.snap, SNAP_ALL, SNAP_ALL, &f);
 		figures_add(&s->total, &f);
+		add_pcp(s, &f);
 		add_cpus_zones(s, &r.snap);
 		if (add_point(s, &it.iv, &f, &cap)) {
 			snprintf(msg, msglen, "%s: out of memory", path);
@@ -307,6 +342,42 @@ static void fig_metrics(const struct rec_summary *s, const struct fig_desc *d,
 #undef metric
 }
 
+/* --latency: mean and tail of every allocation and free, and by path */
+static void lat_metrics(const struct rec_summary *s,
+			const struct rec_summary *other, struct rec_metric *m,
+			int *n, int max)
+{
+	char key[32];
+	struct figure_lat l;
+	int d, p;
+
+	for (d = 0; d < NR_LAT_DIRS; d++) {
+		bool on = facts_latency(&s->h.f, d);
+
+		if (!on && !(other && facts_latency(&other->h.f, d)))
+			continue;
+		figures_lat(&s->total, d, -1, -1, &l);
+		metric(m, n, max, lat_hist_key(d), "mean", "ns",
+		       shown_or_nan(on, figure_lat_mean(&l)), false);
+		metric(m, n, max, lat_hist_key(d), "p99", "ns",
+		       shown_or_nan(on, (double)hist_percentile(
+						l.h.slots, PCPTOP_HIST_SLOTS,
+						PCT_TAIL)),
+		       true);
+		metric(m, n, max, lat_hist_key(d), "max", "ns",
+		       shown_or_nan(on, (double)l.h.max), false);
+		for (p = 0; p < NR_LAT_PATHS; p++) {
+			figures_lat(&s->total, d, p, -1, &l);
+			snprintf(key, sizeof(key), "%s.%s", lat_hist_key(d),
+				 lat_path_name(d, p));
+			metric(m, n, max, key, "calls", "",
+			       shown_or_nan(on, (double)l.h.samples), false);
+			metric(m, n, max, key, "mean", "ns",
+			       shown_or_nan(on, figure_lat_mean(&l)), false);
+		}
+	}
+}
+
 int rec_metrics(const struct rec_summary *s, const struct rec_summary *other,
 		struct rec_metric *m, int max)
 {
@@ -327,6 +398,13 @@ int rec_metrics(const struct rec_summary *s, const struct rec_summary *other,
 		if (facts_fig_shown(&s->h.f, d) ||
 		    (other && facts_fig_shown(&other->h.f, d)))
 			fig_metrics(s, d, m, &n, max);
+	}
+	lat_metrics(s, other, m, &n, max);
+	if (s->pcp_samples || (other && other->pcp_samples)) {
+		metric(m, &n, max, "pcp", "peak_pages", "pages",
+		       s->pcp_samples ? (double)s->pcp_peak_pages : NAN, false);
+		metric(m, &n, max, "pcp", "mean_pages", "pages",
+		       s->pcp_samples ? s->pcp_mean_pages : NAN, false);
 	}
 	return n;
 }

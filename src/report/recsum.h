@@ -19,6 +19,8 @@ struct rec_point {
 	uint64_t cnt[NR_PCPTOP_COUNTERS];
 	uint64_t hmax[NR_PCPTOP_HISTS];
 	uint64_t hp99[NR_PCPTOP_HISTS]; /* log2 bucket bound */
+	int64_t pcp_pages; /* in pcp lists at its end, -1: not sampled */
+	int64_t pcp_high; /* the lists' high summed, -1: not sampled */
 };
 
 struct rec_summary {
@@ -33,6 +35,10 @@ struct rec_summary {
 	/* by struct zone index; PCPTOP_ZONE_UNKNOWN holds tracepoint events */
 	uint64_t zone_cnt[PCPTOP_MAX_ZONES][NR_PCPTOP_COUNTERS];
 	double recorded_s;
+	/* pcp list pages over the intervals that sampled them */
+	int64_t pcp_peak_pages; /* -1: none did */
+	double pcp_mean_pages;
+	int pcp_samples;
 	uint32_t nr_chunks;
 	/* why reading stopped before the end of the file, 0 if it did not */
 	int stop_err;
@@ -70,7 +76,7 @@ struct rec_metric {
 	bool bound; /* a log2 bucket bound ("<="), not a count */
 };
 
-#define REC_MAX_METRICS 96
+#define REC_MAX_METRICS 128
 /*
  * s's figures, every one that s or other (NULL: none) measured, in
  * figtab's order: two recordings' lists line up for a diff.

@@ -30,5 +30,8 @@ void diff_html(FILE *f, const struct rec_summary *a,
 
 /* shared by the formats: b - a as a percentage of a (NaN without a) */
 double report_delta_pct(double a, double b);
+struct diff_change;
+/* "+514.2 % (spread +/-3.1 %)", "new in B" */
+void summary_change_str(char *buf, size_t len, const struct diff_change *c);
 
 #endif /* PCPTOP_REPORT_H */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "hist.h"
 #include "report.h"
+#include "summary.h"
 #include "svg.h"
 #include "units.h"
 
@@ -269,6 +270,82 @@ static void timeline(FILE *f, const struct rec_summary *const *s,
 		series_free(&sr[i]);
 }
 
+/* pages parked in pcp lists at the end of each interval, and their high */
+static void pcp_timeline(FILE *f, const struct rec_summary *const *s,
+			 const char *const *tags, int n)
+{
+	struct svg_series sr[4] = {};
+	char names[4][48];
+	int i, k, m = 0;
+	bool any = false;
+
+	for (i = 0; i < n && i < 2; i++) {
+		any |= s[i]->pcp_samples > 0;
+		for (k = 0; k < 2; k++, m++) {
+			int j, c = 0;
+
+			snprintf(names[m], sizeof(names[m]), "%s%s%s", tags[i],
+				 tags[i][0] ? " " : "",
+				 k ? "pcp high" : "pcp pages");
+			sr[m].name = names[m];
+			sr[m].x = calloc(s[i]->nr_points + 1, sizeof(double));
+			sr[m].y = calloc(s[i]->nr_points + 1, sizeof(double));
+			if (!sr[m].x || !sr[m].y)
+				continue;
+			for (j = 0; j < s[i]->nr_points; j++) {
+				const struct rec_point *p = &s[i]->points[j];
+				int64_t v = k ? p->pcp_high : p->pcp_pages;
+
+				if (v < 0)
+					continue;
+				sr[m].x[c] = p->t;
+				sr[m].y[c++] = (double)v;
+			}
+			sr[m].n = c;
+		}
+	}
+	if (any) {
+		fputs("<h2>Memory parked in pcp lists</h2>\n", f);
+		svg_lines(f, "pages in pcp lists, and their high (all zones)",
+			  "pages", sr, m, n > 1);
+	}
+	for (i = 0; i < m; i++)
+		series_free(&sr[i]);
+}
+
+static void cell(FILE *f, const char *prefix, double v, bool sign);
+
+/* the figures diff leads with: the largest relative changes */
+static void summary_table(FILE *f, const struct rec_summary *a,
+			  const struct rec_summary *b)
+{
+	struct diff_change c[SUMMARY_MAX];
+	char ch[LINE_LEN];
+	int n = diff_summary(a, b, c, SUMMARY_MAX), i;
+
+	fputs("<h2 id=\"summary\">What changed most, B against A</h2>\n"
+	      "<table class=\"summary\"><tr><th>figure</th><th>A</th><th>B</th><th>unit</th><th>change</th></tr>\n",
+	      f);
+	for (i = 0; i < n; i++) {
+		fputs("<tr><td style=\"text-align:left\">", f);
+		html_esc(f, c[i].figure);
+		fputs("</td>", f);
+		cell(f, c[i].bound ? "&le;" : "", c[i].a, false);
+		cell(f, c[i].bound ? "&le;" : "", c[i].b, false);
+		fputs("<td>", f);
+		html_esc(f, c[i].unit);
+		summary_change_str(ch, sizeof(ch), &c[i]);
+		fputs("</td><td>", f);
+		html_esc(f, ch);
+		fputs("</td></tr>\n", f);
+	}
+	if (!n)
+		fputs("<tr><td colspan=\"5\">nothing: every such figure is equal or missing</td></tr>\n",
+		      f);
+	fputs("</table>\n<p>Latency, interrupts-off time, lock hold, batch sizes and pcp memory; the spread is the standard error the intervals of both recordings give, where a figure has per-interval values.</p>\n",
+	      f);
+}
+
 void report_html(FILE *f, const struct rec_summary *s)
 {
 	const struct rec_summary *one[1] = { s };
@@ -282,6 +359,7 @@ void report_html(FILE *f, const struct rec_summary *s)
 	fputs("<h2>Totals</h2>\n", f);
 	totals_table(f, s);
 	timeline(f, one, names, 1);
+	pcp_timeline(f, one, names, 1);
 	hist_grid(f, one, names, 1);
 	page_close(f, s);
 }
@@ -338,10 +416,12 @@ void diff_html(FILE *f, const struct rec_summary *a,
 	page_open(f, title);
 	warnings(f, a);
 	warnings(f, b);
+	summary_table(f, a, b);
 	facts_table(f, two, 2);
 	fputs("<h2>Totals, B against A</h2>\n", f);
 	delta_table(f, a, b);
 	timeline(f, two, names, 2);
+	pcp_timeline(f, two, names, 2);
 	hist_grid(f, two, names, 2);
 	page_close(f, a);
 }

@@ -6,10 +6,12 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include "detail.h"
 #include "hist.h"
 #include "json.h"
 #include "json_facts.h"
 #include "report.h"
+#include "summary.h"
 #include "units.h"
 
 #define LINE_LEN 512
@@ -160,6 +162,13 @@ static void j_timeline(struct json_writer *w, const struct rec_summary *s)
 		json_double(w, "interval_s", p->secs);
 		j_counters(w, p->cnt);
 		j_point_hists(w, p);
+		if (p->pcp_pages >= 0) {
+			json_int(w, "pcp_pages", p->pcp_pages);
+			json_int(w, "pcp_high", p->pcp_high);
+		} else {
+			json_null(w, "pcp_pages");
+			json_null(w, "pcp_high");
+		}
 		json_obj_end(w);
 	}
 	json_arr_end(w);
@@ -199,6 +208,47 @@ static void j_facts(struct json_writer *w, const struct rec_summary *s)
 	j_command(w, s);
 }
 
+/* "pcp": the last sample's zones, and the run's peak and mean */
+static void j_pcp_run(struct json_writer *w, const struct rec_summary *s)
+{
+	detail_json_pcp(w, &s->total);
+	json_obj_begin(w, "pcp_run");
+	json_int(w, "samples", s->pcp_samples);
+	if (s->pcp_samples) {
+		json_int(w, "peak_pages", s->pcp_peak_pages);
+		json_double(w, "mean_pages", s->pcp_mean_pages);
+	} else {
+		json_null(w, "peak_pages");
+		json_null(w, "mean_pages");
+	}
+	json_obj_end(w);
+}
+
+static void j_summary(struct json_writer *w, const struct rec_summary *a,
+		      const struct rec_summary *b)
+{
+	struct diff_change c[SUMMARY_MAX];
+	int n = diff_summary(a, b, c, SUMMARY_MAX), i;
+
+	json_arr_begin(w, "summary");
+	for (i = 0; i < n; i++) {
+		json_obj_begin(w, NULL);
+		json_str(w, "figure", c[i].figure);
+		j_num(w, "a", c[i].a);
+		j_num(w, "b", c[i].b);
+		/* JSON has no infinity: a figure A did not have at all */
+		if (isinf(c[i].change_pct))
+			json_null(w, "change_pct");
+		else
+			json_double(w, "change_pct", c[i].change_pct);
+		j_num(w, "spread_pct", c[i].spread_pct);
+		json_str(w, "unit", c[i].unit);
+		json_bool(w, "bound", c[i].bound);
+		json_obj_end(w);
+	}
+	json_arr_end(w);
+}
+
 void report_json(FILE *f, const struct rec_summary *s)
 {
 	struct json_writer w;
@@ -215,7 +265,9 @@ void report_json(FILE *f, const struct rec_summary *s)
 	for (h = 0; h < NR_PCPTOP_HISTS; h++)
 		if (facts_hist_shown(&s->h.f, h))
 			json_hist(&w, h, &s->total);
+	detail_json_hists(&w, &s->h.f, &s->total);
 	json_obj_end(&w);
+	j_pcp_run(&w, s);
 	json_obj_end(&w);
 	json_end_line(&w);
 }
@@ -275,6 +327,7 @@ void diff_json(FILE *f, const struct rec_summary *a,
 	rec_metrics(b, a, mb, REC_MAX_METRICS);
 	json_init(&w, f);
 	json_obj_begin(&w, NULL);
+	j_summary(&w, a, b);
 	j_side(&w, "a", a);
 	j_side(&w, "b", b);
 	json_obj_begin(&w, "delta");

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "hist.h"
+#include "detail.h"
 #include "report.h"
+#include "summary.h"
 #include "stat_print.h"
 #include "units.h"
 
@@ -290,11 +292,24 @@ static void print_hists(FILE *out, const struct rec_summary *s)
 	}
 }
 
+static void print_pcp_run(FILE *out, const struct rec_summary *s)
+{
+	if (s->pcp_samples)
+		fprintf(out,
+			"  pages in pcp lists over %d samples: peak %lld, mean %.0f; at the end:\n",
+			s->pcp_samples, (long long)s->pcp_peak_pages,
+			s->pcp_mean_pages);
+}
+
 void report_text(FILE *out, const struct rec_summary *s, bool timeline,
 		 bool hists)
 {
 	print_facts(out, s);
 	print_totals(out, s);
+	detail_print_by_mt(out, &s->h.f, &s->total, "  ");
+	detail_print_latency(out, &s->h.f, &s->total, "  ");
+	print_pcp_run(out, s);
+	detail_print_pcp(out, &s->total, "    ");
 	print_split(out, s);
 	if (timeline)
 		print_timeline(out, s);
@@ -339,6 +354,42 @@ static void pcts(char *buf, size_t len, const struct figure_hist *h)
 		 (unsigned long long)h->max);
 }
 
+/* "+514.2 %", "new" (A had none), with the spread where known */
+void summary_change_str(char *buf, size_t len, const struct diff_change *c)
+{
+	int n;
+
+	if (isinf(c->change_pct))
+		n = snprintf(buf, len, "new in B");
+	else
+		n = snprintf(buf, len, "%+.1f %%", c->change_pct);
+	if (n > 0 && (size_t)n < len && !isnan(c->spread_pct))
+		snprintf(buf + n, len - n, " (spread +/-%.1f %%)",
+			 c->spread_pct);
+}
+
+static void print_summary(FILE *out, const struct rec_summary *a,
+			  const struct rec_summary *b)
+{
+	struct diff_change c[SUMMARY_MAX];
+	char va[NUM_LEN], vb[NUM_LEN], ch[LINE_LEN];
+	int n = diff_summary(a, b, c, SUMMARY_MAX), i;
+
+	fprintf(out,
+		"\nWhat changed most, B against A (latency, interrupts off, lock hold,\n"
+		"batch sizes, pcp memory; spread: standard error from the intervals):\n");
+	if (!n)
+		fprintf(out,
+			"  nothing: every such figure is equal or missing\n");
+	for (i = 0; i < n; i++) {
+		fmt_num(va, sizeof(va), c[i].a, c[i].bound);
+		fmt_num(vb, sizeof(vb), c[i].b, c[i].bound);
+		summary_change_str(ch, sizeof(ch), &c[i]);
+		fprintf(out, "  %-26s %12s -> %-12s %-6s %s\n", c[i].figure, va,
+			vb, c[i].unit, ch);
+	}
+}
+
 void diff_text(FILE *out, const struct rec_summary *a,
 	       const struct rec_summary *b)
 {
@@ -348,6 +399,7 @@ void diff_text(FILE *out, const struct rec_summary *a,
 
 	print_side(out, "A", a);
 	print_side(out, "B", b);
+	print_summary(out, a, b);
 	n = rec_metrics(a, b, ma, REC_MAX_METRICS);
 	rec_metrics(b, a, mb, REC_MAX_METRICS);
 	fprintf(out, "\n  %-26s %14s %14s %14s %9s\n", "", "A", "B", "B - A",

@@ -57,12 +57,13 @@ for a in amd64 arm64; do
 	bonnie_cpio "$a" || log "no bonnie++ for $a: churn only"
 done
 
-# one VM a kernel, two at a time: each -icount guest is one host thread
+# one VM a kernel, two at a time: each -icount guest is one host thread;
+# each its own staging folder, as run.sh rebuilds the per-arch initramfs
 run_one() {
 	local k=$1
 	VMTEST_SMP=1 VMTEST_QEMU_EXTRA="-icount shift=0" \
 	VMTEST_EXTRA_CPIO="$CACHE/bench/bonnie-ARCH.cpio.gz" \
-	VMTEST_TIMEOUT=3000 VMTEST_OUT="$OUT/vm" \
+	VMTEST_TIMEOUT=3000 VMTEST_OUT="$OUT/vm-$k" \
 		"$root/tests/vm/run.sh" --exec "$here/icount-guest.sh" "$k" \
 		>"$OUT/$k.log" 2>&1
 	log "$k: done ($(grep -c '^BENCH:' "$OUT/$k.log") lines)"
@@ -92,10 +93,10 @@ for k in "${KERNELS[@]}"; do
 		$4 ~ /^[0-9]+$/ { vals[$1 ":" $2] = vals[$1 ":" $2] " " $4; seen[$1] = 1 }
 		$4 !~ /^[0-9]+$/ { na[$1 ":" $2] = $4 }
 		END {
-			split("none default tracepoint kprobe fentry floor", obs, " ")
+			split("none default tracepoint kprobe fentry exact floor", obs, " ")
 			for (w in seen) {
 				base = median(w ":none"); fl = median(w ":floor")
-				for (i = 1; i <= 6; i++) {
+				for (i = 1; i <= 7; i++) {
 					key = w ":" obs[i]
 					if (!(key in vals)) {
 						printf "| %s | %s | %s | %s | | |\n", k, w, obs[i], na[key]
@@ -103,7 +104,7 @@ for k in "${KERNELS[@]}"; do
 					}
 					m = median(key)
 					add = base ? (m - base) * 100 / base : 0
-					vs = (fl > base && obs[i] != "none" && obs[i] != "floor") ? \
+					vs = (fl > base && obs[i] != "none" && obs[i] != "floor" && obs[i] != "exact") ? \
 						sprintf("%.2fx", (m - base) / (fl - base)) : ""
 					printf "| %s | %s | %s | %.3f | %+.2f %% | %s |\n", k, w, obs[i], m / 1e9, add, vs
 				}

@@ -123,12 +123,7 @@ int main(int argc, char **argv)
 	h.argc = argc - 5;
 	h.argv = argv + 5;
 
-	s.nr_cpus = NR_CPUS;
-	s.hists =
-		calloc((size_t)NR_CPUS * PCPTOP_NR_HIST_KEYS, sizeof(*s.hists));
-	s.counters = calloc((size_t)NR_CPUS * PCPTOP_NR_COUNTER_KEYS,
-			    sizeof(*s.counters));
-	if (!s.hists || !s.counters)
+	if (snapshot_alloc(&s, NR_CPUS))
 		return 1;
 	err = rec_writer_open(&w, argv[1], &h);
 	if (err) {
@@ -178,7 +173,6 @@ int main(int argc, char **argv)
 	}
 	if (rec_write_end(&w, &h, &e) || rec_writer_close(&w))
 		return 1;
-	free(s.hists);
-	free(s.counters);
+	snapshot_free(&s);
 	return 0;
 }

@@ -148,18 +148,13 @@ void rf_fill_snap(struct snapshot *s, unsigned int seed)
 
 void rf_snap_init(struct snapshot *s)
 {
-	s->nr_cpus = NR_CPUS;
-	s->interval_s = 0;
-	s->hists = calloc((size_t)NR_CPUS * PCPTOP_NR_HIST_KEYS,
-			  sizeof(*s->hists));
-	s->counters = calloc((size_t)NR_CPUS * PCPTOP_NR_COUNTER_KEYS,
-			     sizeof(*s->counters));
+	/* no latency and no pcp memory: the reference file has no detail */
+	snapshot_alloc(s, NR_CPUS);
 }
 
 void rf_snap_fini(struct snapshot *s)
 {
-	free(s->hists);
-	free(s->counters);
+	snapshot_free(s);
 }
 
 bool rf_snap_equal(const struct snapshot *a, const struct snapshot *b)

@@ -270,8 +270,72 @@ static void test_short_last_interval(void)
 	rec_summary_free(&sum);
 }
 
-const struct unit_test recfile_tests[] = {
-	TEST(test_round_trip),	 TEST(test_short_last_interval),
-	TEST(test_growing_file), TEST(test_newer_writer),
-	TEST(test_argv_join),	 TEST_END
-};
+/* 1.2's detail chunk: latency summed over CPUs, pcp memory per zone */
+static void test_detail_round_trip(void)
+{
+	const char *path = rf_tpath("detail.data");
+	struct pcptop_lat_val want, got;
+	struct rec_interval iv = {};
+	struct rec_reader r;
+	struct rec_header h;
+	struct rec_writer w;
+	struct rec_item it;
+	struct zoneinfo zi;
+	struct snapshot s;
+	int k = pcptop_lat_key(LAT_ALLOC, LAT_PATH_BULK, 2), i;
+
+	rf_make_header(&h, &zi);
+	rf_snap_init(&s);
+	for (i = 0; i < NR_CPUS; i++) {
+		struct pcptop_lat_val *v =
+			&s.lats[(size_t)i * PCPTOP_NR_LAT_KEYS + k];
+
+		v->slots[10] = 3 + i;
+		v->max = 1500 + i;
+		v->sum = 3000 + i;
+	}
+	s.pcp.nr_zones = 2;
+	snprintf(s.pcp.z[1].name, sizeof(s.pcp.z[1].name), "Normal");
+	s.pcp.z[1].count = 1234;
+	s.pcp.z[1].high_min = PCPMEM_ABSENT;
+	s.pcp.z[1].managed = 250000;
+	s.pcp.z[1].nr_cpus = NR_CPUS;
+	snap_lat(&s, SNAP_ALL, k, &want);
+	REQUIRE(rec_writer_open(&w, path, &h) == 0);
+	iv.t_end_ns = 500000000ULL;
+	CHECK_EQ_INT(rec_write_interval(&w, &iv, &s), 0);
+	/* a second interval without detail: nothing carries over */
+	rec_detail_clear(&s);
+	iv.seq = 1;
+	iv.t_start_ns = iv.t_end_ns;
+	iv.t_end_ns *= 2;
+	CHECK_EQ_INT(rec_write_interval(&w, &iv, &s), 0);
+	CHECK_EQ_INT(rec_writer_close(&w), 0);
+	zoneinfo_free(&zi);
+	rf_snap_fini(&s);
+
+	REQUIRE(rec_open(&r, path) == 0);
+	CHECK_EQ_INT(r.h.version_minor, 2);
+	REQUIRE(rec_next(&r, &it) == 0 && it.type == REC_CHUNK_INTERVAL);
+	snap_lat(&r.snap, SNAP_ALL, k, &got);
+	CHECK(!memcmp(&want, &got, sizeof(want)));
+	CHECK_EQ_U64(got.sum, 3000 * NR_CPUS + NR_CPUS * (NR_CPUS - 1) / 2);
+	REQUIRE(r.snap.pcp.nr_zones == 2);
+	CHECK_EQ_STR(r.snap.pcp.z[1].name, "Normal");
+	CHECK_EQ_INT(r.snap.pcp.z[1].count, 1234);
+	CHECK_EQ_INT(r.snap.pcp.z[1].high_min, PCPMEM_ABSENT);
+	CHECK_EQ_INT(r.snap.pcp.z[1].managed, 250000);
+	REQUIRE(rec_next(&r, &it) == 0 && it.type == REC_CHUNK_INTERVAL);
+	snap_lat(&r.snap, SNAP_ALL, k, &got);
+	CHECK_EQ_U64(got.max, 0);
+	CHECK_EQ_INT(r.snap.pcp.nr_zones, 0);
+	rec_close(&r);
+}
+
+const struct unit_test recfile_tests[] = { TEST(test_round_trip),
+					   TEST(test_detail_round_trip),
+					   TEST(test_short_last_interval),
+					   TEST(test_growing_file),
+					   TEST(test_newer_writer),
+					   TEST(test_argv_join),
+					   TEST_END };
