@@ -100,7 +100,7 @@ UNIT_OBJS := $(patsubst tests/unit/%.c,$(OBJDIR)/unit/%.o,$(UNIT_TESTS))
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload/*.c))
 FORMAT_FILES := $(shell git ls-files 'src/*.[ch]' 'bpf/*.[ch]' 'tests/*.[ch]' 2>/dev/null)
 
-.PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-oracle oracle run test \
+.PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-oracle oracle rehearsal run test \
 	unit live bench vmlinux workloads clean format format-check check-deps
 .DELETE_ON_ERROR:
 
@@ -216,6 +216,12 @@ oracle: deps-all vm-builds
 
 vmtest-oracle: deps-all vm-builds
 	$(Q)tests/oracle/run.sh $(BOOTS)
+
+# reference 000 on a board-like VM: bonnie++ recorded at
+# pcp_batch_scale_max=0 and =5 on the patched 6.12, one CPU, 1 GiB;
+# leaves build/rehearsal/scale0.data, scale5.data and diff.html
+rehearsal: deps-all vm-builds all
+	$(Q)tests/rehearsal/run.sh
 
 test: deps-all
 	$(Q)$(MAKE) --no-print-directory WERROR=1 all $(OUTPUT)/unit_tests

@@ -70,6 +70,28 @@ t_need() {
 	fi
 }
 
+# t_chromium PROFILE_DIR ARGS...: headless Chromium with nothing from the
+# network and its profile in PROFILE_DIR, for the HTML screenshot tests
+t_chromium() {
+	local dir=$1
+	shift
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--user-data-dir="$dir" --window-size=1200,1800 "$@"
+}
+
+# t_render PROFILE_DIR HTML PNG MIN_BYTES: HTML rendered to PNG (checked:
+# at least MIN_BYTES) and its rendered DOM to PNG.dom, for the caller's
+# checks of what the page holds once a browser has laid it out
+t_render() {
+	local dir=$1 html=$2 png=$3 min=$4
+	t_chromium "$dir" --screenshot="$png" "file://$html" >/dev/null 2>&1
+	t_cmp "$(basename "$png") is a real picture" \
+		"$(stat -c %s "$png" 2>/dev/null || echo 0)" -gt "$min"
+	t_chromium "$dir" --dump-dom "file://$html" >"$png.dom" 2>/dev/null
+}
+
 t_summary() {
 	printf '%d passed, %d failed\n' "$T_PASSED" "$T_FAILED"
 	[ "$T_FAILED" -eq 0 ]

@@ -314,7 +314,7 @@ static void set_autoload(struct attach *a, const struct kernel_facts *kf)
 #define LAT_CALLS_PER_CPU 32
 #define LAT_CALLS_SPARE 512
 
-static void size_call_maps(struct pcptop_bpf *skel)
+static void size_call_maps(struct pcptop_bpf *skel, bool latency)
 {
 	int cpus = libbpf_num_possible_cpus();
 
@@ -328,8 +328,13 @@ static void size_call_maps(struct pcptop_bpf *skel)
 				 CALLS_PER_CPU * cpus + CALL_MAPS_SPARE);
 	bpf_map__set_max_entries(skel->maps.commits,
 				 CALLS_PER_CPU * cpus + CALL_MAPS_SPARE);
-	bpf_map__set_max_entries(skel->maps.lat_calls,
-				 LAT_CALLS_PER_CPU * cpus + LAT_CALLS_SPARE);
+	/* without --latency nothing touches them: one entry each */
+	bpf_map__set_max_entries(
+		skel->maps.lat_calls,
+		latency ? LAT_CALLS_PER_CPU * cpus + LAT_CALLS_SPARE : 1);
+	bpf_map__set_max_entries(skel->maps.lats,
+				 latency ? PCPTOP_NR_LAT_KEYS * PCPTOP_EPOCHS :
+					   1);
 }
 
 /* one open + load + attach of the current plan; 0 or -errno */
@@ -344,12 +349,12 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	if (!a->skel)
 		return -errno;
 	a->skel->rodata->run_gap_ns = o->run_gap_ns;
-	size_call_maps(a->skel);
 	a->skel->rodata->latency_on =
 		a->probes[PROBE_ALLOC].mode == MODE_FENTRY ||
 		a->probes[PROBE_ALLOC].mode == MODE_KPROBE ||
 		a->probes[PROBE_FREE].mode == MODE_FENTRY ||
 		a->probes[PROBE_FREE].mode == MODE_KPROBE;
+	size_call_maps(a->skel, a->skel->rodata->latency_on);
 	a->skel->rodata->free_high_exact =
 		a->probes[PROBE_FREE_HIGH].mode == MODE_FENTRY ||
 		a->probes[PROBE_FREE_HIGH].mode == MODE_KPROBE;

@@ -12,8 +12,8 @@
  * means and memory. Counts and totals grow with the run's length, so they
  * stay in the detail that follows.
  */
-static const char *const cost_parts[] = { "avg",	"max",	      "p99",
-					  "mean",	"peak_pages", "mean_pages",
+static const char *const cost_parts[] = { "avg",   "max",	 "p99",
+					  "mean",  "peak_pages", "mean_pages",
 					  "wall_s" };
 
 static bool cost_metric(const char *key)
@@ -63,7 +63,8 @@ static double interval_se_pct(const struct rec_summary *s, const char *key)
 
 			if (!p->cnt[d->events])
 				continue;
-			x = (double)p->cnt[d->pages] / (double)p->cnt[d->events];
+			x = (double)p->cnt[d->pages] /
+			    (double)p->cnt[d->events];
 			sum += x;
 			sq += x * x;
 			k++;
@@ -76,6 +77,21 @@ static double interval_se_pct(const struct rec_summary *s, const char *key)
 	if (mean <= 0 || var < 0)
 		return var < 0 ? 0 : NAN;
 	return sqrt(var / k) / mean * PERCENT;
+}
+
+/* "lock_hold_ns" of "lock_hold_ns.p99" is among out[0..n) already */
+static bool seen_figure(const struct diff_change *out, int n, const char *key)
+{
+	const char *dot = strrchr(key, '.');
+	size_t len = dot ? (size_t)(dot - key) : strlen(key);
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strncmp(out[i].figure, key, len) &&
+		    out[i].figure[len] == '.' &&
+		    !strchr(out[i].figure + len + 1, '.'))
+			return true;
+	return false;
 }
 
 static int by_change(const void *x, const void *y)
@@ -118,9 +134,11 @@ int diff_summary(const struct rec_summary *a, const struct rec_summary *b,
 		k++;
 	}
 	qsort(all, k, sizeof(*all), by_change);
-	if (k > max)
-		k = max;
-	memcpy(out, all, (size_t)k * sizeof(*out));
+	n = 0;
+	/* one line a figure: its largest change stands for its tail */
+	for (i = 0; i < k && n < max; i++)
+		if (!seen_figure(out, n, all[i].figure))
+			out[n++] = all[i];
 	free(all);
-	return k;
+	return n;
 }

@@ -23,38 +23,12 @@ CACHE=${PCPTOP_CACHE:-/var/cache/pcptop}
 KERNELS=("$@")
 [ ${#KERNELS[@]} -gt 0 ] || KERNELS=(amd64-6.1 amd64-6.12 arm64-6.1 arm64-6.12)
 REPS=3 # icount-guest.sh's default
-# Debian 12's bonnie++ and what it links, unpacked into the initramfs
-BONNIE_DEBS="bonnie++ libstdc++6 libgcc-s1 libc6"
-
 log() { echo "bench: $*" >&2; }
 mkdir -p "$OUT" "$CACHE/bench"
 
-# bonnie-ARCH.cpio.gz: bonnie++ and its libraries from Debian's packages
-bonnie_cpio() {
-	local arch=$1 dir=$CACHE/bench/bonnie-$1 out=$CACHE/bench/bonnie-$1.cpio.gz p
-	[ -s "$out" ] && return 0
-	log "packing bonnie++ for $arch (apt-get download, once)"
-	rm -rf "$dir" && mkdir -p "$dir/debs" "$dir/root"
-	if id _apt >/dev/null 2>&1; then chown _apt "$dir/debs"; fi
-	for p in $BONNIE_DEBS; do
-		(cd "$dir/debs" && apt-get download -q "$p:$arch" >/dev/null) ||
-			{ log "apt-get download $p:$arch failed"; return 1; }
-	done
-	for p in "$dir"/debs/*.deb; do
-		dpkg-deb -x "$p" "$dir/root" || return 1
-	done
-	rm -rf "$dir/root/usr/share"
-	# bonnie++ -u root looks the user up
-	mkdir -p "$dir/root/etc"
-	echo 'root:x:0:0:root:/root:/bin/sh' >"$dir/root/etc/passwd"
-	echo 'root:x:0:' >"$dir/root/etc/group"
-	(cd "$dir/root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
-		gzip -1 >"$out.tmp" && mv "$out.tmp" "$out"
-	rm -rf "$dir"
-}
-
 for a in amd64 arm64; do
-	bonnie_cpio "$a" || log "no bonnie++ for $a: churn only"
+	"$root/tests/vm/bonnie-cpio.sh" "$a" >/dev/null ||
+		log "no bonnie++ for $a: churn only"
 done
 
 # one VM a kernel, two at a time: each -icount guest is one host thread;
@@ -93,10 +67,10 @@ for k in "${KERNELS[@]}"; do
 		$4 ~ /^[0-9]+$/ { vals[$1 ":" $2] = vals[$1 ":" $2] " " $4; seen[$1] = 1 }
 		$4 !~ /^[0-9]+$/ { na[$1 ":" $2] = $4 }
 		END {
-			split("none default tracepoint kprobe fentry exact floor", obs, " ")
+			split("none default tracepoint kprobe fentry exact latency floor", obs, " ")
 			for (w in seen) {
 				base = median(w ":none"); fl = median(w ":floor")
-				for (i = 1; i <= 7; i++) {
+				for (i = 1; i <= 8; i++) {
 					key = w ":" obs[i]
 					if (!(key in vals)) {
 						printf "| %s | %s | %s | %s | | |\n", k, w, obs[i], na[key]
@@ -104,7 +78,7 @@ for k in "${KERNELS[@]}"; do
 					}
 					m = median(key)
 					add = base ? (m - base) * 100 / base : 0
-					vs = (fl > base && obs[i] != "none" && obs[i] != "floor" && obs[i] != "exact") ? \
+					vs = (fl > base && obs[i] != "none" && obs[i] != "floor" && obs[i] != "exact" && obs[i] != "latency") ? \
 						sprintf("%.2fx", (m - base) / (fl - base)) : ""
 					printf "| %s | %s | %s | %.3f | %+.2f %% | %s |\n", k, w, obs[i], m / 1e9, add, vs
 				}

@@ -405,6 +405,28 @@ else
 	skip decay.calls "decay_pcp_high is not probed ($(mode_of decay))"
 fi
 
+# latency (--latency): every call of the allocator's entry points timed
+for dir in alloc free; do
+	if ! fn_mode $dir; then
+		skip "${dir}_ns.samples" "not timed ($(mode_of $dir) mode: --latency not given)"
+	elif have $dir; then
+		check_count "${dir}_ns.samples" "$(pj ".hist.${dir}_ns.samples")" $dir hitcount
+		if have ${dir}_lat; then
+			check_times inside ${dir}_ns ${dir}_ns ${dir}_lat hitcount 1
+		else
+			skip ${dir}_ns "$(why_not ${dir}_lat)"
+		fi
+	else
+		skip "${dir}_ns.samples" "$(why_not $dir)"
+	fi
+done
+# an allocation with a refill inside holds at least one refill
+if fn_mode alloc && fn_mode refill; then
+	check_le "alloc_ns.refill.samples <= refill.calls" \
+		"$(pj '[.hist.alloc_ns_by_order[].refill.samples] | add')" \
+		"$(pj "$t.refill.calls")" "each such allocation ran at least one refill"
+fi
+
 # the instrumented kernel's counts at the exact lines
 if have proc; then
 	P=proc

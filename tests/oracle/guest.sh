@@ -31,7 +31,7 @@ T=/sys/kernel/tracing
 G=pcpo
 TMPD=/tmp/oracle
 # the hist files snapshotted, as SOURCE=path below $T/events
-HISTS="drain_order=kmem/mm_page_pcpu_drain refill_order=kmem/mm_page_alloc_zone_locked bulk=$G/pfb bulk_lat=synthetic/pcpo_bulklat drain=$G/dpz decay=$G/dph refill=synthetic/pcpo_refill refill_calls=$G/rmb"
+HISTS="drain_order=kmem/mm_page_pcpu_drain refill_order=kmem/mm_page_alloc_zone_locked bulk=$G/pfb bulk_lat=synthetic/pcpo_bulklat drain=$G/dpz decay=$G/dph refill=synthetic/pcpo_refill refill_calls=$G/rmb alloc=$G/pal free=$G/pfr alloc_lat=synthetic/pcpo_alloclat free_lat=synthetic/pcpo_freelat"
 
 have() {
 	echo "ORACLE:have:$1:$2"
@@ -143,7 +143,41 @@ setup() {
 		have refill "no (rmqueue_bulk is inlined in this kernel)"
 	fi
 
-	for e in pfb pfbx dpz dph rmb rmbx; do
+	# the allocator's entry points, when pcptop times them (--latency):
+	# every call, counted by the kernel, newest name first
+	if [ -n "${ORACLE_LATENCY:-}" ]; then
+		for pair in "alloc pal __alloc_frozen_pages_noprof __alloc_pages_noprof __alloc_pages" \
+			    "free pfr free_frozen_pages free_unref_page"; do
+			set -- $pair
+			what=$1 ev=$2
+			shift 2
+			fn=
+			for c in "$@"; do
+				probeable "$c" && { fn=$c; break; }
+			done
+			if [ -z "$fn" ]; then
+				have "$what" "no (none of $* is probeable)"
+				continue
+			fi
+			f=$(fn_event "$ev" "$fn" '' '')
+			trig $G/$ev 'hist:keys=common_cpu:vals=hitcount' &&
+				have "$what" "yes $f $fn" || have "$what" "no ($f event on $fn refused)"
+			# entry to return, paired by task: an allocation sleeps
+			# in reclaim and may come back on another CPU
+			if ret_event ${ev}x "$fn" "$f" &&
+			   echo "pcpo_${what}lat u64 lat" >>$T/synthetic_events 2>/dev/null &&
+			   trig $G/$ev 'hist:keys=common_pid:ts0=common_timestamp' &&
+			   trig $G/${ev}x 'hist:keys=common_pid:lat=common_timestamp-$ts0:onmatch('$G'.'$ev').trace(pcpo_'$what'lat,$lat)' &&
+			   trig synthetic/pcpo_${what}lat 'hist:keys=lat.log2:vals=hitcount' &&
+			   echo 1 >$T/events/synthetic/pcpo_${what}lat/enable; then
+				have ${what}_lat "yes $f"
+			else
+				have ${what}_lat "no (synthetic latency event refused)"
+			fi
+		done
+	fi
+
+	for e in pfb pfbx dpz dph rmb rmbx pal palx pfr pfrx; do
 		[ -e $T/events/$G/$e/enable ] && echo 1 >$T/events/$G/$e/enable
 	done
 	[ -e $T/events/synthetic/pcpo_bulklat/enable ] &&
@@ -245,6 +279,7 @@ inner)
 run)
 	shift
 	mkdir -p $TMPD
+	case " $* " in *" --latency "*) export ORACLE_LATENCY=1 ;; esac
 	# Everything goes to files first and to the console at the end: a
 	# kernel message printed mid-line would cut a snapshot line.
 	setup >$TMPD/setup.out || { cat $TMPD/setup.out; exit 0; }
