@@ -93,13 +93,13 @@ const struct hist_desc hist_table[NR_PCPTOP_HISTS] = {
 		"lock_wait_ns", "zone->lock wait (contended)", "nsecs",
 		PROBE_BULK_FREE, "pcptop_lock_wait_ns",
 		"zone->lock wait per contended acquisition since start, nanoseconds.",
-		PANE_HOLD, false, AVAIL_FN,
+		PANE_NONE, false, AVAIL_FN,
 	},
 	[HIST_IRQS_OFF_NS] = {
 		"irqs_off_ns", "interrupts off for zone->lock", "nsecs",
 		PROBE_BULK_FREE, "pcptop_irqs_off_ns",
 		"Interrupts-off time per bulk free or refill since start, nanoseconds.",
-		PANE_NONE, true, AVAIL_FN,
+		PANE_HOLD, true, AVAIL_FN,
 	},
 	[HIST_BULK_CALL_NS] = {
 		"bulk_free_call_ns", "bulk free call time", "nsecs",

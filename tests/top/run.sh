@@ -243,7 +243,7 @@ t_eq "Up goes back" "$(selected_row main)" "$sel0"
 
 t_check "pane shows batch sizes" -- grep -q '^batch sizes (pages) of' <(screen)
 "${TM[@]}" send-keys -t main H
-t_check "H switches to the times (spans in tracepoint mode)" -- wait_for main '^(event spans|zone->lock hold and wait) \(ns\) of' 3
+t_check "H switches to the times (spans in tracepoint mode)" -- wait_for main '^(event spans|zone->lock hold and interrupts off) \(ns\) of' 3
 "${TM[@]}" send-keys -t main Tab
 t_check "Tab switches back" -- wait_for main '^batch sizes \(pages\) of' 3
 
