@@ -100,6 +100,26 @@ perf_pages=$(awk -F, -v orders="0 1 2 3 $(jq -r .pageblock_order "$TMP/info.json
 	$3 ~ /mm_page_pcpu_drain/ { n++; sum += $1 * 2 ^ o[n] }
 	END { printf "%d\n", sum }' "$TMP/perf.csv")
 t_within_pct "pcptop pages match perf's mm_page_pcpu_drain" "$bf_pages" "$perf_pages" 5
+t_eq "refill.by_migratetype adds up to refill.pages" \
+	"$(jq '[.refill.by_migratetype[].pages] | add' "$S")" "$(jq .refill.pages "$S")"
+t_eq "refill.by_migratetype adds up to refill.calls" \
+	"$(jq '[.refill.by_migratetype[].calls] | add' "$S")" "$(jq .refill.calls "$S")"
+t_eq "refill.by_migratetype has CMA on its own row" \
+	"$(jq -r '[.refill.by_migratetype[].migratetype] | join(",")' "$S")" \
+	"Unmovable,Movable,Reclaimable,CMA,other"
+t_cmp "churn's refills are mostly Movable" \
+	"$(jq '.refill.by_migratetype[1].pages * 2 - .refill.pages' "$S")" -gt 0
+# the pcp lists: the zones with pagesets, each CPU's, managed as zoneinfo says
+zi_zones=$(awk '/^Node/ { z = $4 } /^  pagesets/ { print z }' /proc/zoneinfo | sort -u | paste -sd, -)
+t_eq "pcp.zones are zoneinfo's zones with pagesets" \
+	"$(jq -r '[.pcp.zones[].zone] | sort | join(",")' "$S")" "$zi_zones"
+t_cmp "pcp.zones count every CPU" \
+	"$(jq '[.pcp.zones[] | select(.cpus != '"$(nproc)"')] | length' "$S")" -eq 0
+zi_managed=$(awk '/^Node/ { z = $4 } z == "Normal" && $1 == "managed" { s += $2 } END { print s + 0 }' /proc/zoneinfo)
+t_eq "pcp Normal managed pages match /proc/zoneinfo" \
+	"$(jq '.pcp.zones[] | select(.zone == "Normal") | .managed' "$S")" "$zi_managed"
+t_cmp "pcp.pages is the zones' count summed" \
+	"$(jq '([.pcp.zones[].count] | add) - .pcp.pages' "$S")" -eq 0
 
 echo "== errors and clean exit"
 "$P" stat -i 0 >/dev/null 2>"$TMP/err"

@@ -107,5 +107,5 @@ say stat_err </tmp/stat.err
 # the figures over a workload that drives every PCP path, beside the
 # kernel's own counts of the same window (tests/oracle/guest.sh; the
 # host compares them in tests/oracle/check.sh)
-sh /bin/oracle-guest.sh run --cross-check
+sh /bin/oracle-guest.sh run --cross-check --latency
 finish
