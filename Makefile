@@ -86,7 +86,7 @@ INC_core := -Isrc/core -Ibpf
 INC_kernel := $(INC_core) -Isrc/kernel -I$(OUTPUT)
 INC_rec := $(INC_core) -Isrc/rec
 INC_report := $(INC_rec) -Isrc/report -Isrc
-INC_live := $(INC_report) -Isrc/kernel -Isrc/live
+INC_live := $(INC_report) -Isrc/kernel -Isrc/live -I$(OUTPUT)
 INC_top := -Isrc -Isrc/core -Ibpf
 inc_of = $(INC_$(firstword $(subst /, ,$(patsubst src/%,%,$(dir $(1)))) top))
 # the folders that must not include libbpf or curses headers
@@ -131,6 +131,13 @@ $(OBJDIR)/%.o: src/%.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(call inc_of,$<) -c $< -o $@
+
+# linux, vt100 and xterm-256color for boards without a terminfo database
+$(OUTPUT)/terminfo_data.h: scripts/embed-terminfo.sh | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)scripts/embed-terminfo.sh $@
+
+$(OBJDIR)/live/top_terminfo.o: $(OUTPUT)/terminfo_data.h
 
 $(APP): $(OBJS)
 	$(call msg,LD,$@)

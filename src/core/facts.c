@@ -62,9 +62,12 @@ bool facts_probe_listed(const struct facts *f, int i)
 {
 	int id = probe_find(f->probes[i].name);
 
-	/* support probes only ride beside function probes */
+	/*
+	 * Support probes only ride beside function probes; opt-in ones are
+	 * noise in the one-line list when not asked for (info lists them)
+	 */
 	return !(f->probes[i].mode == MODE_NONE && id >= 0 &&
-		 probe_table[id].support);
+		 (probe_table[id].support || probe_table[id].opt_in));
 }
 
 bool facts_hist_shown(const struct facts *f, int hist)

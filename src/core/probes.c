@@ -55,7 +55,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.fns = COMPAT_ALLOC_FNS,
 		.fentry = "fe_alloc", .fexit = "fx_alloc",
 		.kprobe = "kp_alloc", .kretprobe = "kr_alloc",
-		.fn_per_page = true,
+		.fn_per_page = true, .opt_in = true,
 		.heuristic_on = -1,
 	},
 	[PROBE_FREE] = {
@@ -63,7 +63,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.fns = COMPAT_FREE_FNS,
 		.fentry = "fe_free", .fexit = "fx_free",
 		.kprobe = "kp_free", .kretprobe = "kr_free",
-		.fn_per_page = true,
+		.fn_per_page = true, .opt_in = true,
 		.heuristic_on = -1,
 	},
 	[PROBE_IRQ_TIME] = {

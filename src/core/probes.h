@@ -72,6 +72,8 @@ struct probe_desc {
 	 * every page freed to a pcp list).
 	 */
 	bool tp_per_page, fn_per_page;
+	/* only probed when asked (--latency): unlisted when not attached */
+	bool opt_in;
 };
 
 extern const struct probe_desc probe_table[NR_PROBES];

@@ -250,6 +250,14 @@ int cmd_top(int argc, char **argv)
 	if (!o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		return cli_status(cli_bad_input(
 			"not a terminal: use 'pcptop top -b' for text output"));
+	/* a terminal that cannot move its cursor gets the text frames */
+	if (!o.batch && (!getenv("TERM") || !*getenv("TERM") ||
+			 !strcmp(getenv("TERM"), "dumb"))) {
+		cli_warn("TERM is %s: plain text frames, as with -b",
+			 getenv("TERM") && *getenv("TERM") ? "dumb" :
+							     "not set");
+		o.batch = true;
+	}
 
 	/* the interactive view shows the fallback in its header instead */
 	err = system_attach(&sys, &o.attach, o.batch);
@@ -276,9 +284,9 @@ int cmd_top(int argc, char **argv)
 	} else {
 		err = top_screen_open(&s);
 		if (err) {
-			/* a board's rootfs may carry no terminfo at all */
+			/* even the built-in entries could not be written */
 			cli_warn(
-				"no terminfo entry for TERM=%s: set TERM=vt100 (or TERMINFO=DIR), or use -b",
+				"cannot set up TERM=%s (no terminfo, and no writable TMPDIR, /tmp, /dev/shm or /run for the built-in one): use -b",
 				getenv("TERM") ?: "(unset)");
 			err = -ENOTTY;
 			goto out_cost;

@@ -465,10 +465,11 @@ static void draw_pane(struct top_frame *f, const struct top_ctx *c,
 	n = height ? height - PANE_HEAD_LINES : PCPTOP_HIST_SLOTS;
 
 	frame_add(f, TA_BOLD, "%s of %s%s",
-		  v->pane == PANE_BATCH ? "batch sizes (pages)" :
+		  v->pane == PANE_BATCH ?
+			  "batch sizes (pages)" :
 		  hist_table[h[0]].avail == AVAIL_TP ?
-					  "event spans (ns)" :
-					  "zone->lock hold and interrupts off (ns)",
+			  "event spans (ns)" :
+			  "zone->lock hold and interrupts off (ns)",
 		  who, v->batch ? "" : "   H/Tab: switch");
 	frame_add(f, 0, "%-*s%*s%s", w, hist_table[h[0]].title,
 		  two ? HIST_GAP : 0, "", two ? hist_table[h[1]].title : "");

@@ -15,6 +15,7 @@
 #include "sig.h"
 #include "snapshot.h"
 #include "top.h"
+#include "top_terminfo.h"
 #include "units.h"
 
 /* how long a message stays in the status line */
@@ -225,9 +226,22 @@ static bool on_key(struct top_state *s, int ch)
 
 int top_screen_open(struct top_state *s)
 {
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+	const char *term = getenv("TERM");
+	char dir[TERMINFO_DIR_LEN];
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !term)
 		return -ENOTTY;
 	s->scr = newterm(NULL, stdout, stdin);
+	/* no database, or no entry for TERM in it: pcptop's own */
+	if (!s->scr && !terminfo_builtin_use(term, dir, sizeof(dir))) {
+		s->scr = newterm(NULL, stdout, stdin);
+		terminfo_builtin_drop(dir, term);
+		if (s->scr)
+			top_set_msg(
+				&s->view, MSG_SECS * 2,
+				"no terminfo for TERM=%s here: using pcptop's built-in %s entry",
+				term, terminfo_builtin_name(term));
+	}
 	if (!s->scr)
 		return -ENOTTY;
 	set_term(s->scr);

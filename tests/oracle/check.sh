@@ -43,6 +43,12 @@ TIME_MATCH_MIN=0.99
 # tracepoint mode's calls, estimated from runs of page events: the error
 # docs/ACCURACY.md promises (measured: under 1 %)
 ESTIMATE_PCT=5
+# A kprobe-event pair and pcptop's kprobes on one function interleave:
+# entry handlers run in the order they registered, and so do the return
+# handlers, so neither window holds the other and each carries the other's
+# handler cost once. Measured on arm64 6.1 under TCG: 94.8 % of the
+# allocator's calls within one log2 bucket.
+INTERLEAVED_MATCH_MIN=0.90
 # tracepoint mode's spans against the kernel's hold of the same calls
 # (measured: 98.3-99.7 %)
 SPAN_MATCH_MIN=0.95
@@ -276,7 +282,7 @@ k_hist() {
 		}' "$TMP/snaps" | sort -n
 }
 
-# check_times match|inside FIGURE HIST_KEY SOURCE FIELD [SHIFT]
+# check_times match|inside|interleaved|estimate FIGURE HIST_KEY SOURCE FIELD [SHIFT]
 check_times() {
 	local rule=$1 fig=$2 key=$3 share n_p n_k within
 	shift 3
@@ -294,7 +300,10 @@ check_times() {
 		what="$what; $(cat "$TMP/k.odd") fprobe pairs of 0-2 ns left out (no call is that short)"
 	share=$within
 	local need=$TIME_MATCH_MIN
-	if [ "$rule" = estimate ]; then
+	if [ "$rule" = interleaved ]; then
+		need=$INTERLEAVED_MATCH_MIN
+		what="$what, >= $(pct "$need") % needed (kprobe pairs interleave with pcptop's kprobes)"
+	elif [ "$rule" = estimate ]; then
 		# runs of events merge back-to-back calls and split long ones
 		need=$SPAN_MATCH_MIN
 		what="$what, >= $(pct "$need") % needed of an estimate"
@@ -412,7 +421,11 @@ for dir in alloc free; do
 	elif have $dir; then
 		check_count "${dir}_ns.samples" "$(pj ".hist.${dir}_ns.samples")" $dir hitcount
 		if have ${dir}_lat; then
-			check_times inside ${dir}_ns ${dir}_ns ${dir}_lat hitcount 1
+			rule=inside
+			[ "$(mode_of $dir)" = kprobe ] &&
+				grep -q "^ORACLE:have:${dir}_lat:yes kprobe" "$TMP/lines" &&
+				rule=interleaved
+			check_times $rule ${dir}_ns ${dir}_ns ${dir}_lat hitcount 1
 		else
 			skip ${dir}_ns "$(why_not ${dir}_lat)"
 		fi

@@ -104,6 +104,16 @@ echo "$stats_old" >/proc/sys/kernel/bpf_stats_enabled 2>/dev/null
 say stat </tmp/stat.json
 say stat_err </tmp/stat.err
 
+# the live view on this serial console: the initramfs has no terminfo,
+# so linux, vt100 and xterm-256color come from pcptop's built-in entries
+# and dumb falls back to text frames (the host checks the console log)
+for t in linux vt100 xterm-256color dumb; do
+	echo "VMTEST:top_begin:$t"
+	TERM=$t LINES=30 COLUMNS=100 pcptop top -d 0.5 -n 2 2>/tmp/top.err
+	echo "VMTEST:top_rc:$t $?"
+	sed "s/^/VMTEST:top_err:$t /" /tmp/top.err
+done
+
 # the figures over a workload that drives every PCP path, beside the
 # kernel's own counts of the same window (tests/oracle/guest.sh; the
 # host compares them in tests/oracle/check.sh)
