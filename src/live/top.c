@@ -247,9 +247,6 @@ int cmd_top(int argc, char **argv)
 	}
 	/* before newterm, so curses leaves our SIGINT/SIGTERM handlers be */
 	sig_install(NULL, 0);
-	if (!o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
-		return cli_status(cli_bad_input(
-			"not a terminal: use 'pcptop top -b' for text output"));
 	/* a terminal that cannot move its cursor gets the text frames */
 	if (!o.batch && (!getenv("TERM") || !*getenv("TERM") ||
 			 !strcmp(getenv("TERM"), "dumb"))) {
@@ -258,6 +255,9 @@ int cmd_top(int argc, char **argv)
 							     "not set");
 		o.batch = true;
 	}
+	if (!o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		return cli_status(cli_bad_input(
+			"not a terminal: use 'pcptop top -b' for text output"));
 
 	/* the interactive view shows the fallback in its header instead */
 	err = system_attach(&sys, &o.attach, o.batch);

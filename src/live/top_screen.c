@@ -20,6 +20,8 @@
 
 /* how long a message stays in the status line */
 #define MSG_SECS 3.0
+/* long enough to be read on a slow serial console */
+#define TERMINFO_MSG_SECS 10.0
 /* arrow keys arrive as escape sequences; a slow serial line needs time */
 #define ESC_DELAY_MS 100
 #define KEY_ESC 27

@@ -23,10 +23,10 @@ static const struct builtin builtins[] = {
 };
 
 /* terminals that speak xterm's dialect, by TERM prefix */
-static const char *const xterm_like[] = { "xterm",	"screen", "tmux",
-					  "rxvt",	"putty",  "alacritty",
-					  "foot",	"kitty",  "st",
-					  "gnome",	"konsole" };
+static const char *const xterm_like[] = { "xterm", "screen", "tmux",
+					  "rxvt",  "putty",  "alacritty",
+					  "foot",  "kitty",  "st",
+					  "gnome", "konsole" };
 
 /* where the private directory may go: a board may have only some */
 static const char *const tmp_dirs[] = { "TMPDIR", "/tmp", "/dev/shm", "/run" };
@@ -51,7 +51,8 @@ const char *terminfo_builtin_name(const char *term)
 
 static int write_all(const char *path, const unsigned char *p, size_t n)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	int fd = open(path,
+		      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		      0600);
 	ssize_t w;
 	int err = 0;
@@ -80,7 +81,8 @@ static int make_dir(char *dir, size_t len)
 	size_t i;
 
 	for (i = 0; i < sizeof(tmp_dirs) / sizeof(tmp_dirs[0]); i++) {
-		base = tmp_dirs[i][0] == '/' ? tmp_dirs[i] : getenv(tmp_dirs[i]);
+		base = tmp_dirs[i][0] == '/' ? tmp_dirs[i] :
+					       getenv(tmp_dirs[i]);
 		if (!base || !*base)
 			continue;
 		if ((size_t)snprintf(dir, len, "%s/pcptop-terminfo.XXXXXX",

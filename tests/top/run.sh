@@ -317,6 +317,26 @@ for term in vt100 linux; do
 	t_check "$term: the shell is usable" -- shell_alive "$term"
 done
 
+echo "== a TERM with no terminfo entry, and TERM=dumb"
+"${TM[@]}" new-session -d -s bogus -x 100 -y 30 \
+	"env TERM=pcptop-no-such-term PS1='$ ' bash --norc --noprofile"
+wait_for bogus '^\$' 5
+"${TM[@]}" send-keys -t bogus "$P top -d 1" Enter
+t_check "an unknown TERM gets the live view, through the built-in vt100 entry" -- \
+	wait_for bogus "^no terminfo for TERM=pcptop-no-such-term here: using pcptop's built-in vt100 entry" 8
+t_check "with its table" -- wait_for bogus '^ \*CPU ZONE ' 5
+"${TM[@]}" send-keys -t bogus q
+t_check "q ends it" -- wait_for bogus '^\$ ?$' 5
+t_check "no private terminfo directory left behind" -- \
+	test -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'pcptop-terminfo.*' 2>/dev/null)"
+"${TM[@]}" new-session -d -s dumb -x 100 -y 30 \
+	"env TERM=dumb $P top -n 1 -d 0.5 >$TMP/dumb 2>$TMP/dumb.err; echo rc=\$? >>$TMP/dumb.err"
+for _ in $(seq 1 50); do grep -q '^rc=' "$TMP/dumb.err" 2>/dev/null && break; sleep 0.2; done
+t_check "TERM=dumb: text frames, as with -b" -- grep -q '^ \*CPU ZONE ' "$TMP/dumb"
+t_cmp "TERM=dumb: no escape codes" "$(LC_ALL=C grep -c $'\x1b' "$TMP/dumb")" -eq 0
+t_check "TERM=dumb: the note says why" -- grep -q 'TERM is dumb: plain text frames' "$TMP/dumb.err"
+t_check "TERM=dumb: exit 0" -- grep -q '^rc=0$' "$TMP/dumb.err"
+
 echo "== batch mode"
 "$P" top -b -n 2 -d 1 >"$TMP/batch" 2>"$TMP/batch.err" </dev/null
 t_eq "-b -n 2 exits 0" "$?" 0
