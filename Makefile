@@ -13,6 +13,8 @@
 #   make test            deps, build with -Werror, every test suite
 #   make unit            the unit tests (no BPF, no root)
 #   make format-check    clang-format with the kernel's .clang-format
+#   make install         PREFIX=/usr/local, DESTDIR=: binary, pcptop(8), bash completion
+#   make deb             build/pcptop_VERSION_{amd64,arm64}.deb (static binaries)
 #   make V=1             show the commands
 #
 # The source folders carry the dependency rule (CONTRIBUTING.md):
@@ -101,6 +103,7 @@ WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload
 FORMAT_FILES := $(shell git ls-files 'src/*.[ch]' 'bpf/*.[ch]' 'tests/*.[ch]' 2>/dev/null)
 
 .PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-oracle oracle rehearsal run test \
+	install deb \
 	unit live bench vmlinux workloads clean format format-check check-deps
 .DELETE_ON_ERROR:
 
@@ -181,6 +184,23 @@ check-deps:
 		echo "make: core, rec and report must not include libbpf, curses or the skeleton" >&2; \
 		exit 1; fi
 
+PREFIX ?= /usr/local
+DESTDIR ?=
+# the binary to install: this build's, or another one's (make deb)
+INSTALL_BIN ?= $(APP)
+# pcptop needs root: an admin's command
+install: $(INSTALL_BIN)
+	$(Q)install -D -m 0755 $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/sbin/pcptop
+	$(Q)install -d $(DESTDIR)$(PREFIX)/share/man/man8
+	$(Q)gzip -9n <docs/pcptop.8 >$(DESTDIR)$(PREFIX)/share/man/man8/pcptop.8.gz
+	$(Q)install -D -m 0644 completion/pcptop.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pcptop
+
+# both architectures, static: a board installs it with dpkg -i and nothing else
+deb: vm-builds
+	$(Q)packaging/mkdeb.sh $(abspath build/vm-x86/pcptop) amd64 $(abspath build)
+	$(Q)packaging/mkdeb.sh $(abspath build/arm64/pcptop) arm64 $(abspath build)
+
 deps:
 	$(Q)scripts/deps.sh $(if $(filter-out $(HOST_ARCH),$(ARCH)),$(ARCH))
 
@@ -233,6 +253,7 @@ rehearsal: deps-all vm-builds all
 test: deps-all
 	$(Q)$(MAKE) --no-print-directory WERROR=1 all $(OUTPUT)/unit_tests
 	$(Q)$(MAKE) --no-print-directory WERROR=1 vm-builds
+	$(Q)$(MAKE) --no-print-directory deb
 	$(Q)tests/run-all.sh
 
 run: deps

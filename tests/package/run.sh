@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The packages a board or a fleet installs: make deb's amd64 package goes
+# in with dpkg, pcptop info runs from it, its manual page and bash
+# completion answer, and dpkg -r takes every file away again; the arm64
+# package holds a static aarch64 binary; make install honours PREFIX and
+# DESTDIR. Needs root (dpkg -i) and make deb's packages.
+# Usage: tests/package/run.sh   (from make test, after make deb)
+
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib.sh
+
+version=$(sed -n 's/^#define PCPTOP_VERSION "\(.*\)"$/\1/p' src/cli.h)
+AMD=build/pcptop_${version}_amd64.deb
+ARM=build/pcptop_${version}_arm64.deb
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"; dpkg -r pcptop >/dev/null 2>&1' EXIT
+for f in "$AMD" "$ARM"; do
+	[ -r "$f" ] || { echo "package: $f missing: run make deb" >&2; exit 2; }
+done
+[ "$(id -u)" = 0 ] || { echo "package: needs root (dpkg -i)" >&2; exit 2; }
+if dpkg -s pcptop >/dev/null 2>&1; then
+	echo "package: a pcptop package is installed already; not touching it" >&2
+	exit 2
+fi
+
+echo "== make install"
+make -s install PREFIX=/usr DESTDIR="$TMP/root" >/dev/null
+t_eq "make install: the binary, the manual page and the completion" \
+	"$(cd "$TMP/root" && find . -type f | sort | paste -sd' ')" \
+	"./usr/sbin/pcptop ./usr/share/bash-completion/completions/pcptop ./usr/share/man/man8/pcptop.8.gz"
+
+echo "== the arm64 package"
+t_eq "arm64: Architecture" "$(dpkg-deb -f "$ARM" Architecture)" arm64
+t_eq "arm64: depends on nothing" "$(dpkg-deb -f "$ARM" Depends)" ""
+dpkg-deb -x "$ARM" "$TMP/arm"
+t_check "arm64: a static aarch64 binary" -- \
+	grep -q 'ARM aarch64.*statically linked' <(file "$TMP/arm/usr/sbin/pcptop")
+
+echo "== the amd64 package, installed"
+dpkg -i "$AMD" >"$TMP/dpkg.out" 2>&1
+t_eq "dpkg -i exits 0" "$?" 0
+t_eq "dpkg knows it" "$(dpkg-query -W -f='${Status} ${Version}' pcptop 2>/dev/null)" \
+	"install ok installed $version"
+/usr/sbin/pcptop info >"$TMP/info" 2>"$TMP/info.err"
+t_eq "pcptop info from the package exits 0" "$?" 0
+t_check "and names this kernel" -- grep -qF "$(uname -r)" "$TMP/info"
+t_eq "the manual page is found" "$(man -w pcptop 2>/dev/null)" /usr/share/man/man8/pcptop.8.gz
+t_check "the manual page covers every command" -- bash -c \
+	'm=$(man -P cat pcptop 2>/dev/null); for c in info stat top record report diff; do grep -qw "$c" <<<"$m" || exit 1; done'
+comp() { # WORDS...: what completing the last word offers
+	bash -c 'source /usr/share/bash-completion/completions/pcptop
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _pcptop
+		echo "${COMPREPLY[*]}"' _ "$@"
+}
+t_eq "completion: commands" "$(comp pcptop re)" "record report"
+t_eq "completion: stat's options from its --help" "$(comp pcptop stat --lat)" "--latency"
+t_eq "completion: modes" "$(comp pcptop stat --mode k)" "kprobe"
+
+dpkg -r pcptop >"$TMP/dpkg.out" 2>&1
+t_eq "dpkg -r exits 0" "$?" 0
+t_check "no file of it is left" -- bash -c \
+	'! ls /usr/sbin/pcptop /usr/share/man/man8/pcptop.8.gz /usr/share/bash-completion/completions/pcptop 2>/dev/null | grep -q .'
+t_summary
