@@ -3,12 +3,12 @@
 #
 # Runs the test suites `make test` promises and adds up their results, so
 # CI reads one closing "N passed, N failed" line for everything.
-# Usage: tests/run-all.sh [unit|live|top|record|package|vm|vmrecord|oracle|rehearsal ...]   (default: all of them)
+# Usage: tests/run-all.sh [unit|live|top|record|package|prom|vm|vmrecord|oracle|rehearsal ...]   (default: all of them)
 set -u
 cd "$(dirname "$0")/.."
 
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit live top record package vm vmrecord oracle rehearsal)
+[ ${#suites[@]} -eq 0 ] && suites=(unit live top record package prom vm vmrecord oracle rehearsal)
 
 total_pass=0
 total_fail=0
@@ -20,12 +20,13 @@ for s in "${suites[@]}"; do
 	top) cmd=(tests/top/run.sh build/pcptop) ;;
 	record) cmd=(tests/record/run.sh build) ;;
 	package) cmd=(tests/package/run.sh) ;;
+	prom) cmd=(tests/prom/run.sh build) ;;
 	vm) cmd=(tests/vm/run.sh) ;;
 	vmrecord) cmd=(tests/record/vm-check.sh amd64-6.12) ;;
 	oracle) cmd=(tests/oracle/run.sh) ;;
 	rehearsal) cmd=(tests/rehearsal/run.sh) ;;
 	*)
-		echo "run-all: unknown suite '$s' (unit, live, top, record, package, vm, vmrecord, oracle, rehearsal)" >&2
+		echo "run-all: unknown suite '$s' (unit, live, top, record, package, prom, vm, vmrecord, oracle, rehearsal)" >&2
 		exit 2
 		;;
 	esac

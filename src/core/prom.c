@@ -8,9 +8,11 @@
  * made from tracepoint event runs or guesses (figtab's est_* masks).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "detail.h"
 #include "hist.h"
 #include "prom.h"
 #include "units.h"
@@ -43,14 +45,32 @@ static void head(FILE *f, const char *name, const char *type, const char *help)
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/*
+ * Prometheus wants base units: figtab keeps nanoseconds, and a metric
+ * named in seconds shows them as seconds.
+ */
+static bool in_seconds(const char *name)
+{
+	return strstr(name, "_seconds") != NULL;
+}
+
+static double prom_value(const char *name, double v)
+{
+	return in_seconds(name) ? v / (double)NSEC_PER_SEC : v;
+}
+
 static void counter(FILE *f, const char *name, const char *help,
 		    unsigned long long v, bool estimated)
 {
 	if (!name)
 		return;
 	head(f, name, "counter", help);
-	fprintf(f, "%s{estimated=\"%s\"} %llu\n", name,
-		estimated ? "true" : "false", v);
+	if (in_seconds(name))
+		fprintf(f, "%s{estimated=\"%s\"} %.9f\n", name,
+			estimated ? "true" : "false", prom_value(name, v));
+	else
+		fprintf(f, "%s{estimated=\"%s\"} %llu\n", name,
+			estimated ? "true" : "false", v);
 }
 
 static void gauge(FILE *f, const char *name, const char *suffix,
@@ -60,7 +80,7 @@ static void gauge(FILE *f, const char *name, const char *suffix,
 
 	snprintf(full, sizeof(full), "%s%s", name, suffix);
 	head(f, full, "gauge", help);
-	fprintf(f, "%s %.15g\n", full, v);
+	fprintf(f, "%s %.15g\n", full, prom_value(full, v));
 }
 
 static void histogram(FILE *f, const struct hist_desc *hd,
@@ -72,13 +92,14 @@ static void histogram(FILE *f, const struct hist_desc *hd,
 	head(f, hd->prom, "histogram", hd->prom_help);
 	for (i = 0; i < PCPTOP_HIST_SLOTS; i++) {
 		cum += h->slots[i];
-		fprintf(f, "%s_bucket{le=\"%llu\"} %llu\n", hd->prom,
-			(unsigned long long)hist_slot_hi(i),
+		fprintf(f, "%s_bucket{le=\"%.15g\"} %llu\n", hd->prom,
+			prom_value(hd->prom, (double)hist_slot_hi(i)),
 			(unsigned long long)cum);
 	}
 	fprintf(f, "%s_bucket{le=\"+Inf\"} %llu\n", hd->prom,
 		(unsigned long long)h->samples);
-	fprintf(f, "%s_sum %llu\n%s_count %llu\n", hd->prom, sum, hd->prom,
+	fprintf(f, "%s_sum %.15g\n%s_count %llu\n", hd->prom,
+		prom_value(hd->prom, (double)sum), hd->prom,
 		(unsigned long long)h->samples);
 }
 
@@ -116,6 +137,77 @@ static unsigned long long hist_sum(int h, const struct figures *t)
 		return d->type == FIG_TIME ? fig_total(d, t) : fig_pages(d, t);
 	}
 	return 0;
+}
+
+/* one gauge family of the pcp lists: a sample per zone, -1 fields left out */
+static void pcp_gauge(FILE *f, const struct pcpmem *m, const char *name,
+		      const char *help, size_t off)
+{
+	int i;
+
+	head(f, name, "gauge", help);
+	for (i = 0; i < m->nr_zones; i++) {
+		int64_t v = *(const int64_t *)((const char *)&m->z[i] + off);
+
+		if (v == PCPMEM_ABSENT)
+			continue;
+		fputs(name, f);
+		fputs("{zone=\"", f);
+		put_label(f, m->z[i].name);
+		fprintf(f, "\"} %lld\n", (long long)v);
+	}
+}
+
+/*
+ * What batching costs, for a fleet: the pcp lists per zone at the end of
+ * the interval, refills by migratetype, and with --latency the mean
+ * allocation and free latency by path.
+ */
+static void write_detail(FILE *f, const struct facts *fa,
+			 const struct figures *last, const struct figures *t)
+{
+	char name_buf[64];
+	struct figure_lat l;
+	int m, d, p;
+
+	if (last->pcp.nr_zones) {
+		pcp_gauge(
+			f, &last->pcp, "pcptop_pcp_pages",
+			"Pages in the zone's pcp lists, all CPUs, at the last interval's end.",
+			offsetof(struct pcpmem_zone, count));
+		pcp_gauge(f, &last->pcp, "pcptop_pcp_high_pages",
+			  "The pcp lists' high, summed over the zone's CPUs.",
+			  offsetof(struct pcpmem_zone, high));
+		pcp_gauge(f, &last->pcp, "pcptop_zone_managed_pages",
+			  "The zone's managed pages.",
+			  offsetof(struct pcpmem_zone, managed));
+	}
+	if (facts_mode(fa, PROBE_REFILL) != MODE_NONE) {
+		head(f, "pcptop_refill_migratetype_pages_total", "counter",
+		     "Pages taken by refills, by migratetype (CMA on its own).");
+		for (m = 0; m < PCPTOP_MT_SLOTS; m++)
+			fprintf(f,
+				"pcptop_refill_migratetype_pages_total{migratetype=\"%s\"} %llu\n",
+				mt_slot_name(m),
+				(unsigned long long)
+					t->mt_cnt[m][CNT_REFILL_PAGES]);
+	}
+	for (d = 0; d < NR_LAT_DIRS; d++) {
+		if (!facts_latency(fa, d))
+			continue;
+		snprintf(name_buf, sizeof(name_buf), "pcptop_%s_seconds_mean",
+			 d == LAT_ALLOC ? "alloc" : "free");
+		head(f, name_buf, "gauge",
+		     d == LAT_ALLOC ?
+			     "Mean allocation latency over the last interval, by path (--latency)." :
+			     "Mean pcp free latency over the last interval, by path (--latency).");
+		for (p = 0; p < NR_LAT_PATHS; p++) {
+			figures_lat(last, d, p, -1, &l);
+			fprintf(f, "%s{path=\"%s\"} %.9f\n", name_buf,
+				lat_path_name(d, p),
+				figure_lat_mean(&l) / (double)NSEC_PER_SEC);
+		}
+	}
 }
 
 void prom_write(FILE *f, const struct prom_state *ps,
@@ -175,6 +267,7 @@ void prom_write(FILE *f, const struct prom_state *ps,
 			      (double)fig_max(d, last));
 		}
 	}
+	write_detail(f, fa, last, t);
 	gauge(f, "pcptop_interval_seconds", "", "Length of the last interval.",
 	      secs);
 	gauge(f, "pcptop_last_update_timestamp_seconds", "",

@@ -184,7 +184,7 @@ t_eq "--prom bulk_free pages equal the recording's" \
 t_check "--prom scale with its source" -- grep -qE '^pcptop_scale\{source="[a-z-]+"\} -?[0-9]+$' churn.prom
 "$P" stat -i 0.3 -c 2 --json --prom stat.prom >/dev/null 2>&1
 t_eq "stat --prom exits 0" "$?" 0
-t_check "stat --prom writes the span p99 (tracepoint mode here)" -- grep -q '^pcptop_bulk_free_span_ns_p99 ' stat.prom
+t_check "stat --prom writes the span p99 (tracepoint mode here)" -- grep -q '^pcptop_bulk_free_span_seconds_p99 ' stat.prom
 
 "$P" record -q -o sig.data -i 0.3 2>/dev/null &
 pid=$!
