@@ -114,7 +114,7 @@ $(OUTPUT) $(OBJDIR):
 
 # DWARF is for the loader's debugging, not the kernel's: stripped, the
 # embedded object is a seventh of its size (libbpf-tools does the same)
-$(BPF_OBJ): bpf/pcptop.bpf.c bpf/compat.bpf.h bpf/latency.bpf.h bpf/pcptop.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+$(BPF_OBJ): bpf/pcptop.bpf.c bpf/compat.bpf.h bpf/latency.bpf.h bpf/rawtp.bpf.h bpf/pcptop.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(Q)$(LLVM_STRIP) -g $@

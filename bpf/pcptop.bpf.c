@@ -12,6 +12,7 @@
 #include <bpf/bpf_core_read.h>
 #include "compat.bpf.h"
 #include "pcptop.h"
+#include "rawtp.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -948,41 +949,17 @@ static __always_inline void irq_leave(void)
 		st->irq_ns += bpf_ktime_get_ns() - st->irq_start;
 }
 
-SEC("tp_btf/irq_handler_entry")
-int BPF_PROG(tp_irq_entry)
-{
-	irq_enter();
-	return 0;
-}
-
-SEC("tp_btf/irq_handler_exit")
-int BPF_PROG(tp_irq_exit)
-{
-	irq_leave();
-	return 0;
-}
-
-SEC("tp_btf/softirq_entry")
-int BPF_PROG(tp_softirq_entry)
-{
-	irq_enter();
-	return 0;
-}
-
-SEC("tp_btf/softirq_exit")
-int BPF_PROG(tp_softirq_exit)
-{
-	irq_leave();
-	return 0;
-}
+TP_TWIN(irq_handler_entry, tp_irq_entry, (irq_enter(), 0))
+TP_TWIN(irq_handler_exit, tp_irq_exit, (irq_leave(), 0))
+TP_TWIN(softirq_entry, tp_softirq_entry, (irq_enter(), 0))
+TP_TWIN(softirq_exit, tp_softirq_exit, (irq_leave(), 0))
 
 /*
  * lock:contention_begin/end (v5.19+) fire on a lock's slow path: for a
  * qspinlock only once a waiter queues, so one CPU spinning on the pending
  * bit is not seen (docs/ACCURACY.md).
  */
-SEC("tp_btf/contention_begin")
-int BPF_PROG(tp_lock_begin, void *lock)
+static __always_inline int on_lock_begin(void *lock)
 {
 	struct cpu_state *st = cpu_state();
 
@@ -991,8 +968,9 @@ int BPF_PROG(tp_lock_begin, void *lock)
 	return 0;
 }
 
-SEC("tp_btf/contention_end")
-int BPF_PROG(tp_lock_end, void *lock)
+TP_TWIN(contention_begin, tp_lock_begin, on_lock_begin(lock), void *lock)
+
+static __always_inline int on_lock_end(void *lock)
 {
 	struct cpu_state *st = cpu_state();
 
@@ -1003,6 +981,8 @@ int BPF_PROG(tp_lock_end, void *lock)
 	st->wait_start = 0;
 	return 0;
 }
+
+TP_TWIN(contention_end, tp_lock_end, on_lock_end(lock), void *lock)
 
 /* ---- tracepoint mode: calls and spans estimated from event runs ---- */
 
@@ -1073,21 +1053,21 @@ static __always_inline void run_event(int kind, unsigned int order, int mt)
 	run->mt = mt;
 }
 
-SEC("tp_btf/mm_page_pcpu_drain")
-int BPF_PROG(tp_drain, struct page *page, unsigned int order, int migratetype)
-{
-	run_event(RUN_FREE, order, migratetype);
-	return 0;
-}
-
-SEC("tp_btf/mm_page_alloc_zone_locked")
-int BPF_PROG(tp_zone_locked, struct page *page, unsigned int order,
-	     int migratetype, int percpu_refill)
+/* a refill's pages, among the zone-locked allocations of any kind */
+static __always_inline int on_zone_locked(unsigned int order, int migratetype,
+					  int percpu_refill)
 {
 	if (percpu_refill)
 		run_event(RUN_REFILL, order, migratetype);
 	return 0;
 }
+
+TP_TWIN(mm_page_pcpu_drain, tp_drain,
+	(run_event(RUN_FREE, order, migratetype), 0), struct page *page,
+	unsigned int order, int migratetype)
+TP_TWIN(mm_page_alloc_zone_locked, tp_zone_locked,
+	on_zone_locked(order, migratetype, percpu_refill), struct page *page,
+	unsigned int order, int migratetype, int percpu_refill)
 
 /*
  * --cross-check: the tracepoint's page count beside the function probe's.
@@ -1098,9 +1078,7 @@ int BPF_PROG(tp_zone_locked, struct page *page, unsigned int order,
  * call seen at entry are booked at once, so calls the function probe
  * missed still show as a difference.
  */
-SEC("tp_btf/mm_page_pcpu_drain")
-int BPF_PROG(tp_drain_xcheck, struct page *page, unsigned int order,
-	     int migratetype)
+static __always_inline int on_drain_xcheck(unsigned int order, int migratetype)
 {
 	struct cpu_state *st = cpu_state();
 	__u64 pages = 1ULL << (order & 31);
@@ -1119,6 +1097,10 @@ int BPF_PROG(tp_drain_xcheck, struct page *page, unsigned int order,
 		  compat_mt_slot(migratetype), CNT_XCHECK_DRAIN_PAGES, pages);
 	return 0;
 }
+
+TP_TWIN(mm_page_pcpu_drain, tp_drain_xcheck,
+	on_drain_xcheck(order, migratetype), struct page *page,
+	unsigned int order, int migratetype)
 
 /* BPF_PROG_TEST_RUN target: reads the CIP patch's static variable */
 SEC("raw_tp")

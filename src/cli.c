@@ -18,6 +18,7 @@ enum {
 	OPT_RUN_GAP,
 	OPT_EXACT_FREE_HIGH,
 	OPT_LATENCY,
+	OPT_BTF,
 	OPT_PROM,
 	OPT_CSV,
 	OPT_HTML,
@@ -30,6 +31,7 @@ enum {
 	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },		\
 	{ "exact-free-high", no_argument, NULL, OPT_EXACT_FREE_HIGH },	\
 	{ "latency", no_argument, NULL, OPT_LATENCY },			\
+	{ "btf", required_argument, NULL, OPT_BTF },			\
 	{ "run-gap", required_argument, NULL, OPT_RUN_GAP }
 /* clang-format on */
 
@@ -145,6 +147,11 @@ static int attach_opt(int c, const char *arg, struct attach_opts *o)
 		return 1;
 	case OPT_LATENCY:
 		o->latency = true;
+		return 1;
+	case OPT_BTF:
+		if (!*arg)
+			return cli_bad_input("bad --btf '': a BTF file");
+		o->btf_path = arg;
 		return 1;
 	case OPT_RUN_GAP:
 		errno = 0;

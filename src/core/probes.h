@@ -106,6 +106,7 @@ struct attach_opts {
 	bool cross_check; /* mm_page_pcpu_drain beside a function probe */
 	bool exact_free_high; /* probe the commit function: every free */
 	bool latency; /* probe the allocator's entry points: every call */
+	const char *btf_path; /* --btf: the kernel's BTF from a file */
 	bool verbose; /* pass libbpf's log through */
 	uint64_t run_gap_ns;
 };

@@ -161,24 +161,42 @@ static int fentry_works(const struct btf *btf, const char *fn)
 	return err;
 }
 
-static int gather_facts(struct attach *a, struct kernel_facts *kf)
+static int gather_facts(struct attach *a, const struct attach_opts *o,
+			struct kernel_facts *kf)
 {
 	unsigned long long addrs[NR_PROBES];
 	struct btf *btf;
 	int id, k, err;
 
-	btf = btf__load_vmlinux_btf();
-	if (!btf) {
-		err = -errno;
-		snprintf(
-			a->error, sizeof(a->error),
-			"no kernel BTF (%s: %s): pcptop needs a kernel built with CONFIG_DEBUG_INFO_BTF=y",
-			VMLINUX_BTF_PATH, strerror(-err));
-		return err;
+	kf->kernel_btf = !access(VMLINUX_BTF_PATH, R_OK);
+	if (o->btf_path) {
+		btf = btf__parse(o->btf_path, NULL);
+		if (!btf) {
+			err = -errno;
+			snprintf(
+				a->error, sizeof(a->error),
+				"cannot read BTF from %s (%s): give the BTF of this very kernel (docs/FIELD.md says how to make one)",
+				o->btf_path, strerror(-err));
+			return err;
+		}
+		snprintf(a->btf_source, sizeof(a->btf_source), "%s (--btf)",
+			 o->btf_path);
+	} else {
+		btf = btf__load_vmlinux_btf();
+		if (!btf) {
+			err = -errno;
+			snprintf(
+				a->error, sizeof(a->error),
+				"no kernel BTF (%s: %s): use --btf FILE with this kernel's BTF (docs/FIELD.md), or a kernel with CONFIG_DEBUG_INFO_BTF=y",
+				VMLINUX_BTF_PATH,
+				/* libbpf's "not found" */
+				err == -ESRCH ? "not found" : strerror(-err));
+			return err;
+		}
+		snprintf(a->btf_source, sizeof(a->btf_source), "%s",
+			 kf->kernel_btf ? VMLINUX_BTF_PATH : "found by libbpf");
 	}
-	snprintf(a->btf_source, sizeof(a->btf_source), "%s",
-		 access(VMLINUX_BTF_PATH, R_OK) ? "found by libbpf" :
-						  VMLINUX_BTF_PATH);
+	a->raw_tp = !kf->kernel_btf;
 
 	for (id = 0; id < NR_PROBES; id++) {
 		const struct probe_desc *d = &probe_table[id];
@@ -203,7 +221,10 @@ static int gather_facts(struct attach *a, struct kernel_facts *kf)
 	for (id = 0; id < NR_PROBES; id++)
 		kf->in_kallsyms[id] = kf->fn[id] && addrs[id] != 0;
 	kf->kprobe_pmu = !access(KPROBE_PMU_PATH, R_OK);
-	kf->fentry_err = kf->in_btf[PROBE_BULK_FREE] ?
+	/* fentry attaches through the kernel's own BTF, which --btf is not */
+	kf->fentry_err = !kf->kernel_btf ?
+				 -ENOENT :
+			 kf->in_btf[PROBE_BULK_FREE] ?
 				 fentry_works(btf, kf->fn[PROBE_BULK_FREE]) :
 				 -ENOENT;
 	/* parsed once here; freed before libbpf parses it for the load */
@@ -215,6 +236,20 @@ static struct bpf_program *prog_named(struct attach *a, const char *name)
 {
 	return name ? bpf_object__find_program_by_name(a->skel->obj, name) :
 		      NULL;
+}
+
+/*
+ * A tracepoint program: its tp_btf form, or without kernel BTF its raw
+ * twin "r" + name (bpf/rawtp.bpf.h).
+ */
+static struct bpf_program *tp_prog_named(struct attach *a, const char *name)
+{
+	char raw[64];
+
+	if (!name || !a->raw_tp)
+		return prog_named(a, name);
+	snprintf(raw, sizeof(raw), "r%s", name);
+	return prog_named(a, raw);
 }
 
 struct prog_pair {
@@ -238,8 +273,8 @@ static void probe_progs(struct attach *a, int id, struct prog_pair *pp)
 		pp->exit = prog_named(a, d->kretprobe);
 		break;
 	case MODE_TRACEPOINT:
-		pp->entry = prog_named(a, d->tp_prog);
-		pp->exit = prog_named(a, d->tp_exit_prog);
+		pp->entry = tp_prog_named(a, d->tp_prog);
+		pp->exit = tp_prog_named(a, d->tp_exit_prog);
 		break;
 	default:
 		break;
@@ -258,6 +293,7 @@ static int add_link(struct attach *a, struct bpf_link *link)
 	return 0;
 }
 
+/* fn: the function (kprobe) or the tracepoint (raw) to attach to */
 static int attach_prog(struct attach *a, struct bpf_program *prog,
 		       enum probe_mode mode, const char *fn, bool ret)
 {
@@ -265,7 +301,22 @@ static int attach_prog(struct attach *a, struct bpf_program *prog,
 		return 0;
 	if (mode == MODE_KPROBE)
 		return add_link(a, bpf_program__attach_kprobe(prog, ret, fn));
+	if (mode == MODE_TRACEPOINT && a->raw_tp)
+		return add_link(a,
+				bpf_program__attach_raw_tracepoint(prog, fn));
 	return add_link(a, bpf_program__attach(prog));
+}
+
+/* what attach_prog() attaches probe id's entry (or exit) program to */
+static const char *attach_target(const struct attach *a,
+				 const struct kernel_facts *kf, int id,
+				 bool exit)
+{
+	const struct probe_desc *d = &probe_table[id];
+
+	if (a->probes[id].mode == MODE_TRACEPOINT)
+		return exit ? d->tp_exit : d->tp;
+	return kf->fn[id];
 }
 
 static void detach_all(struct attach *a)
@@ -297,7 +348,7 @@ static void set_autoload(struct attach *a, const struct kernel_facts *kf)
 		}
 	}
 	if (a->cross_check)
-		bpf_program__set_autoload(prog_named(a, XCHECK_PROG), true);
+		bpf_program__set_autoload(tp_prog_named(a, XCHECK_PROG), true);
 }
 
 /*
@@ -341,11 +392,13 @@ static void size_call_maps(struct pcptop_bpf *skel, bool latency)
 static int load_plan(struct attach *a, const struct kernel_facts *kf,
 		     const struct attach_opts *o, enum probe_mode *failed)
 {
+	/* CO-RE relocations against --btf when the kernel has none */
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 	struct prog_pair pp;
 	int id, err;
 
 	*failed = MODE_NONE;
-	a->skel = pcptop_bpf__open();
+	a->skel = pcptop_bpf__open_opts(&oo);
 	if (!a->skel)
 		return -errno;
 	a->skel->rodata->run_gap_ns = o->run_gap_ns;
@@ -377,22 +430,23 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	 */
 	for (id = 0; id < NR_PROBES; id++) {
 		probe_progs(a, id, &pp);
-		err = attach_prog(a, pp.exit, a->probes[id].mode, kf->fn[id],
-				  true);
+		err = attach_prog(a, pp.exit, a->probes[id].mode,
+				  attach_target(a, kf, id, true), true);
 		if (err)
 			goto fail;
 	}
 	/* before the entries: a call it sees at all, it sees whole */
 	if (a->cross_check) {
-		err = attach_prog(a, prog_named(a, XCHECK_PROG),
-				  MODE_TRACEPOINT, NULL, false);
+		err = attach_prog(a, tp_prog_named(a, XCHECK_PROG),
+				  MODE_TRACEPOINT,
+				  probe_table[PROBE_BULK_FREE].tp, false);
 		if (err)
 			goto fail;
 	}
 	for (id = 0; id < NR_PROBES; id++) {
 		probe_progs(a, id, &pp);
-		err = attach_prog(a, pp.entry, a->probes[id].mode, kf->fn[id],
-				  false);
+		err = attach_prog(a, pp.entry, a->probes[id].mode,
+				  attach_target(a, kf, id, false), false);
 		if (err)
 			goto fail;
 	}
@@ -443,9 +497,22 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 			"not allowed to load BPF programs: run as root (or with CAP_BPF and CAP_PERFMON)");
 		return -EPERM;
 	}
-	err = gather_facts(a, &kf);
+	err = gather_facts(a, o, &kf);
 	if (err)
 		return err;
+	if (!kf.kernel_btf) {
+		if (o->want == MODE_FENTRY) {
+			snprintf(
+				a->error, sizeof(a->error),
+				"fentry refused: this kernel has no BTF of its own (%s), which fentry needs; --btf serves kprobe and tracepoint modes",
+				VMLINUX_BTF_PATH);
+			return -ENOTSUP;
+		}
+		rules.allow_fentry = false;
+		snprintf(rules.fentry_refused, sizeof(rules.fentry_refused),
+			 "fentry needs the kernel's own BTF (none at %s)",
+			 VMLINUX_BTF_PATH);
+	}
 	/* refused for a two-instruction program: no need to load the rest */
 	if (kf.fentry_err && kf.fentry_err != -ENOENT && rules.allow_fentry &&
 	    o->want == MODE_AUTO) {

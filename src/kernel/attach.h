@@ -28,7 +28,9 @@ struct attach {
 	bool cross_check;
 	/* BTF: per_cpu_pages has no free_count (before v6.7) */
 	bool free_high_uncapped;
-	char btf_source[64];
+	char btf_source[128];
+	/* no kernel BTF: tracepoint programs load as raw tracepoints */
+	bool raw_tp;
 	/* set when auto mode had to fall back; said once by the caller */
 	char fallback[ATTACH_MSG_LEN];
 	/* one line for the user when attach_open() fails */

@@ -24,6 +24,11 @@ struct kernel_facts {
 	bool pcp_free_count;
 	/* a minimal fentry program on the bulk free: 0, or how it failed */
 	int fentry_err;
+	/*
+	 * The kernel has BTF of its own (/sys/kernel/btf/vmlinux): fentry and
+	 * tp_btf need it; without it (--btf) kprobes and raw tracepoints run.
+	 */
+	bool kernel_btf;
 };
 
 #define PLAN_REFUSED_LEN 96

@@ -118,4 +118,23 @@ done
 # kernel's own counts of the same window (tests/oracle/guest.sh; the
 # host compares them in tests/oracle/check.sh)
 sh /bin/oracle-guest.sh run --cross-check --latency
+
+# a board's kernel without /sys/kernel/btf/vmlinux: the BTF copied to a
+# file, the sysfs one hidden under an empty tmpfs; pcptop must say to use
+# --btf, run kprobes and raw tracepoints with it, and refuse fentry
+cp /sys/kernel/btf/vmlinux /tmp/vmlinux.btf
+mount -t tmpfs none /sys/kernel/btf
+pcptop info >/dev/null 2>/tmp/nobtf.err
+echo "VMTEST:nobtf_rc:$?"
+say nobtf_err </tmp/nobtf.err
+churn -m 64 -n 2 -s 3 >/dev/null 2>&1 &
+pcptop stat -i 2 -c 1 --json --btf /tmp/vmlinux.btf >/tmp/btf.json 2>/tmp/btf.err
+echo "VMTEST:btfstat_rc:$?"
+wait
+say btfstat </tmp/btf.json
+say btfstat_err </tmp/btf.err
+pcptop info --mode fentry --btf /tmp/vmlinux.btf >/dev/null 2>/tmp/btffe.err
+echo "VMTEST:btf_fentry_rc:$?"
+say btf_fentry_err </tmp/btffe.err
+umount /sys/kernel/btf
 finish

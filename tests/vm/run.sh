@@ -32,7 +32,7 @@
 #   VMTEST_RETRIES   boots per kernel when one dies early (default 3)
 #   VMTEST_CRASH_FIRST=1  crash each kernel's first boot on purpose: a
 #                    self-test of the retry path
-#   VMTEST_SMP       CPUs per VM (default 2)
+#   VMTEST_SMP       CPUs per VM (default: the matrix's smp column)
 #   VMTEST_QEMU_EXTRA  more qemu arguments ("-icount shift=0": make bench)
 #   VMTEST_EXTRA_CPIO  one more cpio.gz for the initramfs; ARCH in its
 #                    path becomes amd64 or arm64
@@ -51,7 +51,7 @@ OUT=${VMTEST_OUT:-$root/build/vmtest}
 JOBS=${VMTEST_JOBS:-2}
 TIMEOUT=${VMTEST_TIMEOUT:-300}
 RETRIES=${VMTEST_RETRIES:-3}
-SMP=${VMTEST_SMP:-2}
+
 QEMU_EXTRA=${VMTEST_QEMU_EXTRA:-}
 
 log() { echo "$prog: $*" >&2; }
@@ -62,13 +62,14 @@ usage() {
 }
 
 # --- the matrix ------------------------------------------------------------
-declare -A K_ARCH K_CPU K_PATTERN K_MODES K_FALLBACK K_DECAY K_BOUNDED
+declare -A K_ARCH K_CPU K_SMP K_PATTERN K_MODES K_FALLBACK K_DECAY K_BOUNDED
 names=()
-while read -r name arch cpu pattern modes fallback decay bounded; do
+while read -r name arch cpu smp pattern modes fallback decay bounded; do
 	case "$name" in '' | '#'*) continue ;; esac
 	[ -n "$bounded" ] || die "$matrix_file: short line for $name" 2
 	names+=("$name")
 	K_ARCH[$name]=$arch K_CPU[$name]=$cpu K_PATTERN[$name]=$pattern
+	K_SMP[$name]=${VMTEST_SMP:-$smp}
 	K_MODES[$name]=$modes K_FALLBACK[$name]=$fallback K_DECAY[$name]=$decay
 	K_BOUNDED[$name]=$bounded
 done <"$matrix_file"
@@ -237,7 +238,7 @@ qemu_cmd() {
 	local k=$1 append=$2 cpu vmlinuz initrd=$OUT/$1/initrd.cpio.gz
 	vmlinuz=$(cat "$OUT/$k/vmlinuz")
 	if [ "${K_ARCH[$k]}" = amd64 ]; then
-		qemu=(qemu-system-x86_64 -m 1024 -smp "$SMP" $QEMU_EXTRA -nographic -no-reboot
+		qemu=(qemu-system-x86_64 -m 1024 -smp "${K_SMP[$k]}" $QEMU_EXTRA -nographic -no-reboot
 			-kernel "$vmlinuz" -initrd "$initrd"
 			-append "console=ttyS0 quiet panic=-1 $append")
 	else
@@ -245,7 +246,7 @@ qemu_cmd() {
 		[ "$cpu" = - ] && cpu=cortex-a57
 		# pauth-impdef: TCG's architected pointer auth is very slow
 		[ "$cpu" = max ] && cpu=max,pauth-impdef=on
-		qemu=(qemu-system-aarch64 -M virt -cpu "$cpu" -m 1024 -smp "$SMP" $QEMU_EXTRA
+		qemu=(qemu-system-aarch64 -M virt -cpu "$cpu" -m 1024 -smp "${K_SMP[$k]}" $QEMU_EXTRA
 			-nographic -no-reboot -kernel "$vmlinuz" -initrd "$initrd"
 			-append "console=ttyAMA0 quiet panic=-1 $append")
 	fi
@@ -267,7 +268,8 @@ check_top() {
 			{ fails+=("top TERM=$t: exit $(tagged "$logf" top_rc | sed -n "s/^$t //p"), $(tagged "$logf" top_err | sed -n "s/^$t //p" | head -n 1)"); continue; }
 		screen=$(tr -d '\r' <"$logf" |
 			sed -n "/VMTEST:top_begin:$t\$/,/VMTEST:top_rc:$t /p")
-		grep -q 'CPU ZONE' <<<"$screen" ||
+		# the sort mark's attribute splits "*CPU ZONE": the rest is whole
+		grep -q 'ZONE  *COUNT  *HIGH  *BATCH' <<<"$screen" ||
 			fails+=("top TERM=$t: no table on the console")
 		if [ "$t" = dumb ]; then
 			grep -q 'TERM is dumb' <<<"$(tagged "$logf" top_err)" ||
@@ -279,6 +281,27 @@ check_top() {
 				fails+=("top TERM=$t: the built-in entry was not said")
 		fi
 	done
+}
+
+# Without sysfs BTF: the error names --btf; with --btf the function
+# probes are kprobes and tracepoints raw, and pages are counted; fentry is
+# refused with the reason. Adds to the caller's fails.
+check_btf() {
+	local logf=$1 js
+	[ "$(tagged "$logf" nobtf_rc)" = 2 ] && grep -q -- '--btf FILE' <<<"$(tagged "$logf" nobtf_err)" ||
+		fails+=("no sysfs BTF: info exit $(tagged "$logf" nobtf_rc), '$(tagged "$logf" nobtf_err | head -n 1)'")
+	js=$(tagged "$logf" btfstat)
+	if [ "$(tagged "$logf" btfstat_rc)" != 0 ] || ! jq -e . >/dev/null 2>&1 <<<"$js"; then
+		fails+=("--btf: stat exit $(tagged "$logf" btfstat_rc), $(tagged "$logf" btfstat_err | head -n 1)")
+	else
+		[ "$(jq -r .modes.bulk_free <<<"$js")" = kprobe ] ||
+			fails+=("--btf: bulk_free is $(jq -r .modes.bulk_free <<<"$js"), expected kprobe")
+		[ "$(jq '[.bulk_free.pages // 0, .refill.pages // 0] | max' <<<"$js")" -gt 0 ] ||
+			fails+=("--btf: no pages counted")
+	fi
+	[ "$(tagged "$logf" btf_fentry_rc)" = 2 ] &&
+		grep -q 'no BTF of its own' <<<"$(tagged "$logf" btf_fentry_err)" ||
+		fails+=("--btf --mode fentry: exit $(tagged "$logf" btf_fentry_rc), '$(tagged "$logf" btf_fentry_err | head -n 1)'")
 }
 
 # why a boot did not get to the end marker, or nothing
@@ -307,6 +330,7 @@ check_results() {
 
 	[ "$(tagged "$logf" btf)" = yes ] || fails+=("no /sys/kernel/btf/vmlinux")
 	check_top "$logf"
+	check_btf "$logf"
 	info=$(tagged "$logf" info)
 	stat=$(tagged "$logf" stat)
 	rep=$(tr -d '\r' <"$logf" | sed -n 's/^.*ORACLE:report://p')
@@ -436,7 +460,7 @@ check_results() {
 	local true_scale=none ocheck
 	[[ "$scale" =~ ^[0-9]+$ ]] && [ "$(jq -r .scale.source <<<"$info")" != none ] &&
 		true_scale=$scale
-	ocheck=$("$root/tests/oracle/check.sh" "$logf" "$k smp=2 scale=$true_scale" "$true_scale")
+	ocheck=$("$root/tests/oracle/check.sh" "$logf" "$k smp=${K_SMP[$k]} scale=$true_scale" "$true_scale")
 	local orc=$?
 	echo "$ocheck" >"$OUT/$k/oracle"
 	[ $orc -eq 0 ] || fails+=("oracle: $(grep -c ' FAIL' <<<"$ocheck") checks failed (see the oracle lines)")
