@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "detail.h"
 #include "hist.h"
+#include "outfile.h"
 #include "prom.h"
 #include "units.h"
 
@@ -25,6 +27,12 @@ void prom_init(struct prom_state *ps, const char *path,
 	memset(ps, 0, sizeof(*ps));
 	ps->path = path;
 	ps->facts = facts;
+	/* the file a previous run left is kept, as a recording's is */
+	if (path && outfile_keep_old(path) && !ps->warned) {
+		fprintf(stderr, "pcptop: --prom %s: cannot keep it as %s.old\n",
+			path, path);
+		ps->warned = true;
+	}
 }
 
 /* label values: backslash, double quote and newline are escaped */
@@ -283,7 +291,7 @@ int prom_update(struct prom_state *ps, const struct figures *f, double secs)
 {
 	char tmp[PROM_PATH_MAX];
 	FILE *out;
-	int err = 0;
+	int err = 0, fd;
 
 	if (!ps->path)
 		return 0;
@@ -295,9 +303,13 @@ int prom_update(struct prom_state *ps, const struct figures *f, double secs)
 		err = -ENAMETOOLONG;
 		goto out;
 	}
-	out = fopen(tmp, "w");
+	/* FILE.tmp: never through a symlink someone left there */
+	fd = outfile_scratch(tmp);
+	out = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!out) {
-		err = -errno;
+		err = fd < 0 ? fd : -errno;
+		if (fd >= 0)
+			close(fd);
 		goto out;
 	}
 	prom_write(out, ps, f, secs);

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "figures.h"
+#include "outfile.h"
 #include "prom.h"
 #include "recfile.h"
 #include "runcmd.h"
@@ -299,6 +300,16 @@ out:
 	return err;
 }
 
+static int check_outputs(const struct record_opts *o)
+{
+	char msg[OUTFILE_MSG_LEN];
+
+	if (outfile_check(o->out, msg, sizeof(msg)) ||
+	    (o->prom && outfile_check(o->prom, msg, sizeof(msg))))
+		return cli_bad_input("%s", msg);
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o;
@@ -314,13 +325,17 @@ int cmd_record(int argc, char **argv)
 		return cli_status(err);
 	}
 	run_install_signals();
+	/* a bad output is bad input, found before anything is loaded */
+	err = check_outputs(&o);
+	if (err)
+		return cli_status(err);
 	err = system_attach(&sys, &o.attach, !o.quiet);
 	if (err)
 		return cli_status(err);
 	nr_cpus = libbpf_num_possible_cpus();
 	fill_header(&hdr, &o, &sys, nr_cpus > 0 ? nr_cpus : 1);
 	/* an output that cannot be written is bad input: exit 2 */
-	err = rec_rotate(o.out);
+	err = outfile_keep_old(o.out);
 	if (err) {
 		cli_warn("cannot keep %s as %s.old: %s", o.out, o.out,
 			 strerror(-err));
@@ -334,6 +349,10 @@ int cmd_record(int argc, char **argv)
 		goto out_sys;
 	}
 	err = record_run(&o, &sys, &w, &hdr, &status);
+	/* once, at the end: signals end the run through here too */
+	cerr = rec_writer_sync(&w);
+	if (cerr && !err)
+		cli_warn("syncing %s: %s", o.out, strerror(-cerr));
 	cerr = rec_writer_close(&w);
 	if (cerr && !err) {
 		cli_warn("closing %s: %s", o.out, strerror(-cerr));

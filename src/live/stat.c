@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "figures.h"
+#include "outfile.h"
 #include "prom.h"
 #include "sig.h"
 #include "snapshot.h"
@@ -108,6 +109,7 @@ int cmd_stat(int argc, char **argv)
 	struct stat_opts o;
 	struct system sys;
 	struct snapshot snap = {};
+	char msg[OUTFILE_MSG_LEN];
 	struct prom_state ps;
 	int err;
 
@@ -118,6 +120,9 @@ int cmd_stat(int argc, char **argv)
 		return cli_status(err);
 	}
 	sig_install(NULL, 0);
+	/* a bad --prom is bad input, found before anything is loaded */
+	if (o.prom && outfile_check(o.prom, msg, sizeof(msg)))
+		return cli_status(cli_bad_input("%s", msg));
 	err = system_attach(&sys, &o.attach, true);
 	if (err)
 		return cli_status(err);

@@ -3,8 +3,8 @@
  * The recording format of docs/FORMAT.md: a preamble, a header chunk of
  * the facts a run was made under, one chunk per interval holding the raw
  * per-CPU map values, and an end chunk. Every chunk is zlib-compressed
- * and CRC32-checked and written with fsync, so a reader can stop at the
- * last whole chunk of a file that is still growing or whose writer died.
+ * and CRC32-checked, so a reader can stop at the last whole chunk of a
+ * file that is still growing or whose writer died.
  * Since 1.1 the header names every counter and histogram (figtab's
  * recording keys), so readers map them by name, not by position.
  *
@@ -162,9 +162,6 @@ void rec_dims_own(struct rec_dims *d, int nr_cpus);
 /* a header to fill for writing: this build's dimensions, 1:1 maps */
 void rec_header_init(struct rec_header *h, int nr_cpus);
 
-/* path -> path.old when path exists, as perf does with perf.data */
-int rec_rotate(const char *path);
-
 /*
  * Create path (mode 0644, truncated) and write the preamble and the
  * header chunk. h->dims must be rec_dims_own(): intervals are written in
@@ -179,6 +176,8 @@ int rec_write_end(struct rec_writer *w, const struct rec_header *h,
 /* one chunk of any type: for tests and for chunk types to come */
 int rec_write_chunk(struct rec_writer *w, uint16_t type, const void *data,
 		    size_t len);
+/* fsync: at the end of a recording and when a signal ends it */
+int rec_writer_sync(struct rec_writer *w);
 /* 0 or -errno of the last close() */
 int rec_writer_close(struct rec_writer *w);
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Writing recordings (docs/FORMAT.md): the preamble, then chunks, each
- * zlib-compressed, CRC32-checked and fsync'ed before the next, so a crash
- * leaves whole chunks behind it. Interval chunks carry the raw per-CPU
+ * zlib-compressed, CRC32-checked and written whole with one write after
+ * another, so a killed writer leaves whole chunks behind it; fsync comes
+ * at the end (and on signals), not with every chunk. Interval chunks carry the raw per-CPU
  * map values exactly as the BPF side keyed them.
  */
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <zlib.h>
+#include "outfile.h"
 #include "recbuf.h"
 #include "recfile.h"
 
@@ -61,21 +63,6 @@ void rec_header_init(struct rec_header *h, int nr_cpus)
 		h->hist_map[i] = i < NR_PCPTOP_HISTS ? i : -1;
 }
 
-int rec_rotate(const char *path)
-{
-	char old[4096];
-	struct stat st;
-
-	if (stat(path, &st))
-		return errno == ENOENT ? 0 : -errno;
-	/* only files are kept: /dev/stdout or a FIFO is written as is */
-	if (!S_ISREG(st.st_mode) || !st.st_size)
-		return 0;
-	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
-		return -ENAMETOOLONG;
-	return rename(path, old) ? -errno : 0;
-}
-
 int rec_write_chunk(struct rec_writer *w, uint16_t type, const void *data,
 		    size_t len)
 {
@@ -114,9 +101,12 @@ int rec_write_chunk(struct rec_writer *w, uint16_t type, const void *data,
 		err = write_all(w->fd, w->zbuf, clen);
 	if (err)
 		return err;
-	/* a crash after this leaves the chunk whole; pipes cannot sync */
-	if (fsync(w->fd) && errno != EINVAL && errno != EROFS)
-		return -errno;
+	/*
+	 * No fsync here: a journal commit every interval would add to the
+	 * very disk I/O a benchmark measures. A killed pcptop leaves its
+	 * whole chunks in the page cache all the same; rec_writer_sync()
+	 * runs at the end and on signals.
+	 */
 	w->seq++;
 	w->bytes += sizeof(hdr) + clen;
 	return 0;
@@ -136,9 +126,10 @@ int rec_writer_open(struct rec_writer *w, const char *path,
 	/* intervals are written in this build's layout: say so */
 	if (memcmp(&w->dims, &h->dims, sizeof(w->dims)))
 		return -EINVAL;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* never through a symlink, never over anything but a file */
+	w->fd = outfile_scratch(path);
 	if (w->fd < 0)
-		return -errno;
+		return w->fd;
 
 	rb_put(&b, REC_MAGIC, REC_MAGIC_LEN);
 	rb_u32(&b, REC_BYTE_ORDER);
@@ -237,6 +228,14 @@ int rec_write_end(struct rec_writer *w, const struct rec_header *h,
 	err = b.err ? b.err : rec_write_chunk(w, REC_CHUNK_END, b.p, b.len);
 	rb_free(&b);
 	return err;
+}
+
+int rec_writer_sync(struct rec_writer *w)
+{
+	/* pipes and some file systems cannot sync: nothing to do there */
+	if (w->fd >= 0 && fsync(w->fd) && errno != EINVAL && errno != EROFS)
+		return -errno;
+	return 0;
 }
 
 int rec_writer_close(struct rec_writer *w)

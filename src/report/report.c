@@ -8,7 +8,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
+#include "outfile.h"
 #include "report.h"
 #include "units.h"
 
@@ -106,12 +108,20 @@ static int write_html(const char *out, const struct rec_summary *a,
 		      const struct rec_summary *b)
 {
 	bool to_stdout = !strcmp(out, "-");
-	FILE *f = to_stdout ? stdout : fopen(out, "w");
-	int err = 0;
+	FILE *f = stdout;
+	int err = 0, fd;
 
-	if (!f) {
-		cli_warn("cannot write %s: %s", out, strerror(errno));
-		return -EINVAL;
+	if (!to_stdout) {
+		err = outfile_keep_old(out);
+		fd = err ? err : outfile_create(out);
+		f = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!f) {
+			cli_warn("cannot write %s: %s", out,
+				 strerror(fd < 0 ? -fd : errno));
+			if (fd >= 0)
+				close(fd);
+			return -EINVAL;
+		}
 	}
 	if (b)
 		diff_html(f, a, b);
@@ -130,6 +140,17 @@ static int write_html(const char *out, const struct rec_summary *a,
 	return 0;
 }
 
+/* --html OUT is checked before the recordings are read */
+static int check_html(const struct report_opts *o)
+{
+	char msg[OUTFILE_MSG_LEN];
+
+	if (o->html && strcmp(o->html, "-") &&
+	    outfile_check(o->html, msg, sizeof(msg)))
+		return cli_bad_input("%s", msg);
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
@@ -142,6 +163,9 @@ int cmd_report(int argc, char **argv)
 			report_usage(stdout);
 		return cli_status(err);
 	}
+	err = check_html(&o);
+	if (err)
+		return cli_status(err);
 	err = load(o.files[0], &s);
 	if (err)
 		return cli_status(err);
@@ -170,6 +194,9 @@ int cmd_diff(int argc, char **argv)
 			diff_usage(stdout);
 		return cli_status(err);
 	}
+	err = check_html(&o);
+	if (err)
+		return cli_status(err);
 	err = load(o.files[0], &a);
 	if (err)
 		return cli_status(err);

@@ -15,6 +15,7 @@ cd "$(dirname "$0")/../.."
 
 B=${1:-build}
 P=$B/pcptop
+PABS=$(realpath "$P")
 CHURN=$B/churn
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -35,7 +36,7 @@ run() { # OUT ERR CMD...
 echo "== synthetic round trip"
 ${CC:-gcc} -O2 -Wall -Isrc/core -Isrc/rec -Ibpf tests/record/mkrec.c \
 	src/rec/recwrite.c src/rec/rechdr.c src/rec/recdetail.c src/core/snapshot.c \
-	src/core/pcpmem.c src/core/procfs.c src/core/facts.c \
+	src/core/pcpmem.c src/core/outfile.c src/core/procfs.c src/core/facts.c \
 	src/core/figtab.c src/core/probes.c src/core/scale.c src/core/kallsyms.c -lz -o "$TMP/mkrec"
 t_eq "mkrec builds" "$?" 0
 A=$TMP/s5.data
@@ -165,7 +166,7 @@ t_eq "a command that cannot run exits 127" "$?" 127
 t_check "... saying why" -- grep -q "cannot run '/nonexistent/cmd'" "$TMP/err"
 "$P" record -q -o /nonexistent/dir/x.data -- true 2>"$TMP/err"
 t_eq "an output that cannot be written exits 2" "$?" 2
-t_check "... saying which" -- grep -q 'cannot write /nonexistent/dir/x.data' "$TMP/err"
+t_check "... saying which" -- grep -q 'cannot write in /nonexistent/dir' "$TMP/err"
 "$P" record -q -o churn.data -i 0.5 --prom churn.prom -- "$CHURN" -m 256 -n 2 >/dev/null 2>&1
 t_eq "record -- churn exits 0" "$?" 0
 "$P" report churn.data --json >churn.json 2>/dev/null
@@ -281,5 +282,71 @@ if command -v chromium >/dev/null; then
 else
 	t_fail "chromium is not installed (apt-get install chromium)"
 fi
+
+echo "== output paths, checked before anything is loaded"
+# programs pcptop loads are named after its BPF functions
+pcptop_progs() { bpftool prog show 2>/dev/null | grep -cE ' name (tp_drain|tp_zone_locked|fe_bulk|kp_bulk|rtp_drain) '; }
+# the kernel frees a closed program after an RCU grace period: up to 3 s
+progs_settled() {
+	local n
+	for _ in $(seq 1 30); do
+		n=$(pcptop_progs)
+		[ "$n" = "$progs_before" ] && break
+		sleep 0.1
+	done
+	echo "$n"
+}
+progs_before=$(pcptop_progs)
+echo precious >target
+ln -sf target link.data
+run out err "$PABS" record -o link.data -- true
+t_eq "record through a symlink: exit 2" "$?" 2
+t_eq "  one line, before any attach" "$(wc -l <err)" 1
+t_check "  it says why" -- grep -q 'is a symlink' err
+t_eq "  the symlink's target is untouched" "$(cat target)" precious
+run out err "$PABS" record -o /nonexistent/dir/x.data -- true
+t_eq "record into a missing directory: exit 2, one line" "$?:$(wc -l <err)" "2:1"
+mkdir -p adir
+run out err "$PABS" record -o adir -- true
+t_eq "record over a directory: exit 2" "$?" 2
+run out err "$PABS" stat -c 1 --prom link.data
+t_eq "stat --prom through a symlink: exit 2, one line" "$?:$(wc -l <err)" "2:1"
+"$PABS" record -q -o keep.data -- true 2>/dev/null
+first=$(sha256sum <keep.data)
+"$PABS" record -q -o keep.data -- true 2>/dev/null
+t_eq "the previous recording is kept as .old" "$(sha256sum <keep.data.old)" "$first"
+run out err "$PABS" report keep.data --html link.data
+t_eq "report --html through a symlink: exit 2" "$?" 2
+t_eq "  the target still untouched" "$(cat target)" precious
+"$PABS" report keep.data --html page.html 2>/dev/null
+"$PABS" report keep.data --html page.html 2>/dev/null
+t_check "report --html keeps the previous page as .old" -- test -s page.html.old
+
+echo "== kill -9, signals and closed pipes"
+"$PABS" record -q -i 0.2 -o "$TMP/k9.data" -- sleep 30 2>/dev/null &
+rpid=$!
+sleep 3
+kill -9 "$rpid"
+wait "$rpid" 2>/dev/null
+pkill -f '^sleep 30$' 2>/dev/null
+"$PABS" report --json "$TMP/k9.data" >"$TMP/k9.json" 2>"$TMP/k9.err"
+t_eq "after kill -9 the recording reads" "$?" 0
+t_cmp "  its whole intervals are all there" "$(jq .intervals "$TMP/k9.json")" -ge 5
+t_eq "  and it says it has no end chunk" "$(jq -r .warning "$TMP/k9.json")" "no end chunk"
+t_eq "kill -9 leaves no pcptop program loaded" "$(progs_settled)" "$progs_before"
+for s in INT TERM HUP; do
+	"$PABS" record -q -i 0.2 -o "$TMP/sig.data" -- sleep 30 2>/dev/null &
+	rpid=$!
+	sleep 2
+	kill -"$s" "$rpid"
+	wait "$rpid"
+	rc=$?
+	t_cmp "SIG$s ends record (exit $rc: the command's 128+N)" "$rc" -gt 128
+	t_eq "  the recording is complete" "$("$PABS" report --json "$TMP/sig.data" 2>/dev/null | jq .complete)" true
+	t_eq "  no program left" "$(progs_settled)" "$progs_before"
+done
+"$PABS" stat -i 0.2 2>/dev/null | head -n 1 >/dev/null
+t_eq "stat | head -n 1: stat ends on the closed pipe (exit 0)" "${PIPESTATUS[0]}" 0
+t_eq "  no program left" "$(progs_settled)" "$progs_before"
 
 t_summary
