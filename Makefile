@@ -28,6 +28,14 @@
 # without libbpf, so a wrong include or call fails the build.
 
 HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+# make test SAN=1: pcptop and its unit tests under ASan and UBSan, built
+# apart in build/san; the static workloads stay plain
+ifeq ($(SAN),1)
+OUTPUT ?= build/san
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+endif
 ARCH ?= $(HOST_ARCH)
 
 ifeq ($(ARCH),$(HOST_ARCH))
@@ -46,6 +54,9 @@ LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
 CLANG_FORMAT ?= clang-format
 CFLAGS ?= -g -O2
+# the static workloads and floor: no sanitizer runtime links statically
+PLAIN_CFLAGS := $(CFLAGS)
+CFLAGS += $(SAN_FLAGS)
 WARN := -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation
 # make test, CI and WERROR=1 build with -Werror
 ifneq ($(or $(WERROR),$(CI)),)
@@ -103,11 +114,11 @@ WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload
 FORMAT_FILES := $(shell git ls-files 'src/*.[ch]' 'bpf/*.[ch]' 'tests/*.[ch]' 2>/dev/null)
 
 .PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-oracle oracle rehearsal run test \
-	install deb \
+	install deb fuzz \
 	unit live bench vmlinux workloads clean format format-check check-deps
 .DELETE_ON_ERROR:
 
-all: $(APP) workloads
+all: $(APP) workloads $(OUTPUT)/mkrec
 
 $(OUTPUT) $(OBJDIR):
 	$(Q)mkdir -p $@
@@ -160,17 +171,22 @@ $(OUTPUT)/floor.skel.h: $(OUTPUT)/floor.bpf.o
 
 $(OUTPUT)/floor: tests/bench/floor.c $(OUTPUT)/floor.skel.h
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -I$(OUTPUT) -static $< -lbpf -lelf -lz -o $@
+	$(Q)$(CC) $(PLAIN_CFLAGS) $(WARN) -I$(OUTPUT) -static $< -lbpf -lelf -lz -o $@
 
 # static so the same load runs on the host and in every VM's initramfs
 $(OUTPUT)/%: tests/workload/%.c tests/workload/workload.h | $(OUTPUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -static $< -o $@
+	$(Q)$(CC) $(PLAIN_CFLAGS) $(WARN) -static $< -o $@
 
 $(OBJDIR)/unit/%.o: tests/unit/%.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INC_live) -Itests/unit -c $< -o $@
+
+# the record suite's synthetic recordings, through the real writer
+$(OUTPUT)/mkrec: tests/record/mkrec.c $(call obj,$(PURE_SRCS))
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(INC_rec) $^ -lz -lm -o $@
 
 # linked without libbpf or curses: the build proves the dependency rule
 $(OUTPUT)/unit_tests: $(UNIT_OBJS) $(call obj,$(PURE_SRCS)) | check-deps
@@ -183,6 +199,29 @@ check-deps:
 		$(foreach d,$(PURE_DIRS),$(wildcard $(d)/*.[ch])); then \
 		echo "make: core, rec and report must not include libbpf, curses or the skeleton" >&2; \
 		exit 1; fi
+
+# libFuzzer harnesses (tests/fuzz) over the pure sources, built with clang
+# and every sanitizer they combine with: make fuzz FUZZ_SECONDS=N runs
+# each for N seconds (make test: 20 each)
+FUZZ_SECONDS ?= 20
+FUZZ_DIR := $(OUTPUT)/fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_HARNESSES := recread procfs cli
+FUZZ_OBJS := $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(PURE_SRCS))
+
+$(FUZZ_DIR)/obj/%.o: src/%.c
+	$(call msg,CC-FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(DEPFLAGS) \
+		$(call inc_of,$<) -I$(OUTPUT) -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_OBJS)
+	$(call msg,FUZZER,$@)
+	$(Q)$(CLANG) -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer $(FUZZ_SAN) $(INC_live) -Isrc \
+		$< $(FUZZ_OBJS) -lz -lm -o $@
+
+fuzz: $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_HARNESSES))
+	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -250,11 +289,20 @@ vmtest-oracle: deps-all vm-builds
 rehearsal: deps-all vm-builds all
 	$(Q)tests/rehearsal/run.sh
 
+ifeq ($(SAN),1)
+test: deps-all
+	$(Q)$(MAKE) --no-print-directory WERROR=1 all $(OUTPUT)/unit_tests
+	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		PCPTOP_BUILD=$(OUTPUT) tests/run-all.sh unit live record
+else
 test: deps-all
 	$(Q)$(MAKE) --no-print-directory WERROR=1 all $(OUTPUT)/unit_tests
 	$(Q)$(MAKE) --no-print-directory WERROR=1 vm-builds
 	$(Q)$(MAKE) --no-print-directory deb
+	$(Q)$(MAKE) --no-print-directory $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_HARNESSES))
 	$(Q)tests/run-all.sh
+endif
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -168,14 +168,34 @@ static int attach_opt(int c, const char *arg, struct attach_opts *o)
 }
 
 /* what a command says about an option of another command's, or an extra */
-static int other_opt(int c, const char *arg, struct attach_opts *ao,
-		     const char *cmd)
+/*
+ * getopt's own complaints are off (opterr = 0, ':' leading the short
+ * options): one line names the option and where to look
+ */
+static int bad_option(int c, char **argv, const char *cmd)
 {
-	int err = ao ? attach_opt(c, arg, ao) : 0;
+	const char *opt = optind > 0 ? argv[optind - 1] : "?";
+	char shortopt[3] = { '-', (char)optopt, '\0' };
+
+	/* an unknown short option in a cluster ("-xq"): name the letter */
+	if (c == '?' && optopt && opt[0] == '-' && opt[1] != '-')
+		opt = shortopt;
+	if (c == ':')
+		return cli_bad_input(
+			"option '%s' needs a value: see 'pcptop %s --help'",
+			opt, cmd);
+	return cli_bad_input("unknown option '%s': see 'pcptop %s --help'", opt,
+			     cmd);
+}
+
+static int other_opt(int c, const char *arg, struct attach_opts *ao,
+		     char **argv, const char *cmd)
+{
+	int err = ao && c != '?' && c != ':' ? attach_opt(c, arg, ao) : 0;
 
 	if (err)
 		return err < 0 ? err : 0;
-	return cli_bad_input("see 'pcptop %s --help'", cmd);
+	return bad_option(c, argv, cmd);
 }
 
 static int no_extra_args(int argc, char **argv, const char *cmd)
@@ -201,8 +221,8 @@ int cli_parse_info(int argc, char **argv, struct info_opts *o)
 	attach_defaults(&o->attach);
 	/* 0, not 1: glibc then also forgets the last call's state */
 	optind = 0;
-	opterr = 1;
-	while ((c = getopt_long(argc, argv, "jm:vh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jm:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
@@ -211,7 +231,7 @@ int cli_parse_info(int argc, char **argv, struct info_opts *o)
 			o->help = true;
 			return 0;
 		default:
-			err = other_opt(c, optarg, &o->attach, "info");
+			err = other_opt(c, optarg, &o->attach, argv, "info");
 			if (err)
 				return err;
 		}
@@ -239,8 +259,8 @@ int cli_parse_stat(int argc, char **argv, struct stat_opts *o)
 	attach_defaults(&o->attach);
 	/* 0, not 1: glibc then also forgets the last call's state */
 	optind = 0;
-	opterr = 1;
-	while ((c = getopt_long(argc, argv, "i:c:m:jHvh", longopts, NULL)) !=
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:c:m:jHvh", longopts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'i':
@@ -271,7 +291,7 @@ int cli_parse_stat(int argc, char **argv, struct stat_opts *o)
 			o->help = true;
 			return 0;
 		default:
-			err = other_opt(c, optarg, &o->attach, "stat");
+			err = other_opt(c, optarg, &o->attach, argv, "stat");
 			if (err)
 				return err;
 		}
@@ -321,17 +341,13 @@ int cli_parse_top(int argc, char **argv, struct top_opts *o)
 			o->help = true;
 			return 0;
 		case ':':
-			return cli_bad_input(
-				"option '%s' needs a value: see 'pcptop top --help'",
-				argv[optind - 1]);
+			return bad_option(c, argv, "top");
 		default:
 			err = attach_opt(c, optarg, &o->attach);
 			if (err < 0)
 				return err;
 			if (!err)
-				return cli_bad_input(
-					"unknown option '%s': see 'pcptop top --help'",
-					argv[optind - 1]);
+				return bad_option(c, argv, "top");
 		}
 	}
 	return no_extra_args(argc, argv, "top");
@@ -357,9 +373,9 @@ int cli_parse_record(int argc, char **argv, struct record_opts *o)
 	attach_defaults(&o->attach);
 	/* 0, not 1: glibc then also forgets the last call's state */
 	optind = 0;
-	opterr = 1;
+	opterr = 0;
 	/* "+": the first non-option starts the command and its own options */
-	while ((c = getopt_long(argc, argv, "+o:i:d:m:qvh", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "+:o:i:d:m:qvh", longopts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'o':
@@ -394,7 +410,7 @@ int cli_parse_record(int argc, char **argv, struct record_opts *o)
 			o->help = true;
 			return 0;
 		default:
-			err = other_opt(c, optarg, &o->attach, "record");
+			err = other_opt(c, optarg, &o->attach, argv, "record");
 			if (err)
 				return err;
 		}
@@ -422,8 +438,8 @@ int cli_parse_report(int argc, char **argv, struct report_opts *o, bool diff)
 	o->timeline = o->hists = true;
 	/* 0, not 1: glibc then also forgets the last call's state */
 	optind = 0;
-	opterr = 1;
-	while ((c = getopt_long(argc, argv, diff ? "jh" : "jTHh", longopts,
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, diff ? ":jh" : ":jTHh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'j':
@@ -456,7 +472,7 @@ int cli_parse_report(int argc, char **argv, struct report_opts *o, bool diff)
 			o->help = true;
 			return 0;
 		default:
-			return other_opt(c, optarg, NULL, cmd);
+			return other_opt(c, optarg, NULL, argv, cmd);
 		}
 	}
 	for (; optind < argc; optind++) {

@@ -3,30 +3,35 @@
 #
 # Runs the test suites `make test` promises and adds up their results, so
 # CI reads one closing "N passed, N failed" line for everything.
-# Usage: tests/run-all.sh [unit|live|top|record|package|prom|vm|vmrecord|oracle|rehearsal ...]   (default: all of them)
+# Usage: tests/run-all.sh [unit|live|top|record|badinput|package|prom|fuzz|vm|vmrecord|oracle|rehearsal ...]   (default: all of them)
+# Environment: PCPTOP_BUILD (default build), FUZZ_SECONDS (per harness, 20)
 set -u
 cd "$(dirname "$0")/.."
 
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(unit live top record package prom vm vmrecord oracle rehearsal)
+# the build the host suites use: make test SAN=1 points it at build/san
+B=${PCPTOP_BUILD:-build}
+[ ${#suites[@]} -eq 0 ] && suites=(unit live top record badinput package prom fuzz vm vmrecord oracle rehearsal)
 
 total_pass=0
 total_fail=0
 failed_suites=()
 for s in "${suites[@]}"; do
 	case "$s" in
-	unit) cmd=(build/unit_tests) ;;
-	live) cmd=(tests/live/run.sh build) ;;
-	top) cmd=(tests/top/run.sh build/pcptop) ;;
-	record) cmd=(tests/record/run.sh build) ;;
+	unit) cmd=("$B/unit_tests") ;;
+	live) cmd=(tests/live/run.sh "$B") ;;
+	top) cmd=(tests/top/run.sh "$B/pcptop") ;;
+	record) cmd=(tests/record/run.sh "$B") ;;
 	package) cmd=(tests/package/run.sh) ;;
-	prom) cmd=(tests/prom/run.sh build) ;;
+	badinput) cmd=(tests/badinput/run.sh "$B") ;;
+	prom) cmd=(tests/prom/run.sh "$B") ;;
+	fuzz) cmd=(tests/fuzz/run.sh "${FUZZ_SECONDS:-20}") ;;
 	vm) cmd=(tests/vm/run.sh) ;;
 	vmrecord) cmd=(tests/record/vm-check.sh amd64-6.12) ;;
 	oracle) cmd=(tests/oracle/run.sh) ;;
 	rehearsal) cmd=(tests/rehearsal/run.sh) ;;
 	*)
-		echo "run-all: unknown suite '$s' (unit, live, top, record, package, prom, vm, vmrecord, oracle, rehearsal)" >&2
+		echo "run-all: unknown suite '$s' (unit, live, top, record, badinput, package, prom, fuzz, vm, vmrecord, oracle, rehearsal)" >&2
 		exit 2
 		;;
 	esac

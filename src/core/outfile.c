@@ -40,9 +40,10 @@ int outfile_check(const char *path, char *msg, size_t len)
 	}
 	if (!lstat(path, &st)) {
 		if (S_ISLNK(st.st_mode)) {
-			snprintf(msg, len,
-				 "%s is a symlink: pcptop does not write through one; give the file's real path",
-				 path);
+			snprintf(
+				msg, len,
+				"%s is a symlink: pcptop does not write through one; give the file's real path",
+				path);
 			return -ELOOP;
 		}
 		if (!S_ISREG(st.st_mode)) {
@@ -82,7 +83,8 @@ int outfile_keep_old(const char *path)
 
 int outfile_create(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	int fd = open(path,
+		      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		      OUTFILE_MODE);
 
 	return fd < 0 ? -errno : fd;
@@ -90,8 +92,8 @@ int outfile_create(const char *path)
 
 int outfile_scratch(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
-				    O_CLOEXEC,
+	int fd = open(path,
+		      O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
 		      OUTFILE_MODE);
 	struct stat st;
 
