@@ -114,7 +114,7 @@ WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload
 FORMAT_FILES := $(shell git ls-files 'src/*.[ch]' 'bpf/*.[ch]' 'tests/*.[ch]' 2>/dev/null)
 
 .PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-oracle oracle rehearsal run test \
-	install deb fuzz \
+	install deb fuzz soak \
 	unit live bench vmlinux workloads clean format format-check check-deps
 .DELETE_ON_ERROR:
 
@@ -222,6 +222,12 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_OBJS)
 
 fuzz: $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_HARNESSES))
 	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+# 30 minutes of stat and record under churn: memory, fds, map memory and
+# the recording's growth (docs/RELIABILITY.md); not part of make test
+SOAK_SECONDS ?= 1800
+soak: all
+	$(Q)tests/soak/run.sh $(SOAK_SECONDS)
 
 PREFIX ?= /usr/local
 DESTDIR ?=

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <bpf/bpf.h>
@@ -479,6 +480,25 @@ static void note_fallback(struct attach *a, enum probe_mode failed, int err)
 		 errname(err), list);
 }
 
+/*
+ * Kernels before 5.11 charge BPF maps to RLIMIT_MEMLOCK; libbpf raises it
+ * where it can, and where it could not, a refused map looks like EPERM:
+ * say which limit to raise.
+ */
+static void memlock_hint(struct attach *a, int err)
+{
+	struct rlimit rl;
+	size_t n = strlen(a->error);
+
+	if (err != -EPERM || getrlimit(RLIMIT_MEMLOCK, &rl) ||
+	    rl.rlim_cur == RLIM_INFINITY)
+		return;
+	snprintf(
+		a->error + n, sizeof(a->error) - n,
+		"; kernels before 5.11 charge BPF maps to RLIMIT_MEMLOCK, %llu KiB here: raise it (ulimit -l unlimited)",
+		(unsigned long long)rl.rlim_cur / 1024);
+}
+
 int attach_open(struct attach *a, const struct attach_opts *o)
 {
 	struct kernel_facts kf = {};
@@ -543,6 +563,7 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 				o->want == MODE_AUTO ?
 					"" :
 					"; try --mode auto, or -v for libbpf's log");
+			memlock_hint(a, err);
 			return err;
 		}
 		if (failed == MODE_FENTRY) {

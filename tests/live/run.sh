@@ -158,4 +158,26 @@ t_check "without privileges: says to run as root" -- grep -q 'run as root' "$TMP
 "$P" --help | grep -q 'Usage: pcptop'
 t_eq "--help exits 0" "$?" 0
 
+echo "== limits: a low RLIMIT_MEMLOCK, two instances at once"
+# 5.11+ charges BPF memory to the memory cgroup, not to RLIMIT_MEMLOCK;
+# libbpf raises the limit on older kernels, and pcptop says which to raise
+bash -c 'ulimit -l 64 && "$0" stat -i 0.2 -c 1 --json' "$P" >"$TMP/memlock.json" 2>"$TMP/memlock.err"
+t_eq "stat runs with RLIMIT_MEMLOCK at 64 KiB" "$?" 0
+# two at once, each with its own maps: the same churn, the same pages
+"$CHURN" -m 256 -s 8 >/dev/null 2>&1 &
+cpid=$!
+sleep 1
+"$P" stat -i 4 -c 1 --json >"$TMP/one.json" 2>/dev/null &
+p1=$!
+"$P" stat -i 4 -c 1 --json >"$TMP/two.json" 2>/dev/null &
+p2=$!
+wait "$p1"; r1=$?
+wait "$p2"; r2=$?
+wait "$cpid"
+t_eq "two instances both finish" "$r1 $r2" "0 0"
+t_within_pct "they count the same refill pages" "$(jq .refill.pages "$TMP/one.json")" \
+	"$(jq .refill.pages "$TMP/two.json")" 10
+t_within_pct "and the same bulk-free pages" "$(jq .bulk_free.pages "$TMP/one.json")" \
+	"$(jq .bulk_free.pages "$TMP/two.json")" 10
+
 t_summary
