@@ -143,6 +143,7 @@ struct commit_call {
 	int zone;
 	int order;
 	int mt;
+	int high_before; /* pcp->high at entry: 6.7+ lowers it on free_high */
 	bool free_high;
 };
 
@@ -753,6 +754,7 @@ static __always_inline int commit_enter(struct zone *zone,
 	__u64 p = compat_addr(pcp);
 
 	c.free_high = compat_commit_free_high(pcp, order);
+	c.high_before = BPF_CORE_READ(pcp, high);
 	c.zone = compat_zone_idx(zone);
 	c.order = order;
 	c.mt = mt;
@@ -763,6 +765,7 @@ static __always_inline int commit_enter(struct zone *zone,
 static __always_inline int commit_exit(__u64 p)
 {
 	struct commit_call *c = bpf_map_lookup_elem(&commits, &p);
+	int high_after;
 
 	if (!c)
 		return 0;
@@ -771,6 +774,12 @@ static __always_inline int commit_exit(__u64 p)
 		free_high_record(cur_epoch(), c->zone,
 				 compat_order_slot(c->order),
 				 compat_mt_slot(c->mt), c->pages);
+	/* 6.7+ (nr_pcp_high) lowers pcp->high by batch << scale on free_high */
+	high_after = BPF_CORE_READ((struct per_cpu_pages *)p, high);
+	if (c->free_high && high_after < c->high_before)
+		count_add(cur_epoch(), c->zone, compat_order_slot(c->order),
+			  compat_mt_slot(c->mt), CNT_FREE_HIGH_HIGH_CUT,
+			  c->high_before - high_after);
 	bpf_map_delete_elem(&commits, &p);
 	return 0;
 }

@@ -69,6 +69,7 @@ enum pcptop_counter {
 	CNT_REFILL_PAGES, /* what it returned (or events counted) */
 	CNT_FREE_HIGH_COUNT,
 	CNT_FREE_HIGH_PAGES,
+	CNT_FREE_HIGH_HIGH_CUT, /* what free_high flushes cut from pcp->high */
 	CNT_HI_ORDER_RUNS, /* tracepoint runs starting at an order 1-3 list */
 	CNT_HI_ORDER_PAGES,
 	CNT_DECAY_CALLS,

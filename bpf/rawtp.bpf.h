@@ -14,16 +14,16 @@
 #define PCPTOP_RAWTP_BPF_H
 
 /* TP_TWIN(tracepoint, name, expression returning int, arguments...) */
-#define TP_TWIN(tp, name, call, ...)                      \
-	SEC("tp_btf/" #tp)                                 \
-	int BPF_PROG(name, ##__VA_ARGS__)                  \
-	{                                                  \
-		return call;                               \
-	}                                                  \
-	SEC("raw_tp/" #tp)                                 \
-	int BPF_PROG(r##name, ##__VA_ARGS__)               \
-	{                                                  \
-		return call;                               \
+#define TP_TWIN(tp, name, call, ...)         \
+	SEC("tp_btf/" #tp)                   \
+	int BPF_PROG(name, ##__VA_ARGS__)    \
+	{                                    \
+		return call;                 \
+	}                                    \
+	SEC("raw_tp/" #tp)                   \
+	int BPF_PROG(r##name, ##__VA_ARGS__) \
+	{                                    \
+		return call;                 \
 	}
 
 #endif /* PCPTOP_RAWTP_BPF_H */

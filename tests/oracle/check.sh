@@ -482,6 +482,17 @@ if have proc; then
 	fentry | kprobe)
 		check_count free_high.count "$(pj "$t.free_high.count")" $P free_high
 		MISS_SPAN=$PAGE_SPAN check_count free_high.pages "$(pj "$t.free_high.pages")" $P free_high_pages
+		# 6.7+ lowers pcp->high by at most batch << scale per free_high
+		# flush (nr_pcp_high); 6.1 never does
+		if [ "$TRUE_SCALE" != none ]; then
+			fb=$(pj '[.zones[].cpus[].batch] | max')
+			check_le free_high.high_cut "$(pj "$t.free_high.high_cut")" \
+				"$(($(pj "$t.free_high.count") * (fb << TRUE_SCALE)))" \
+				"each free_high flush lowers high by at most batch << scale"
+			[ "$(pj "$t.free_high.count")" -gt 0 ] &&
+				check_le "free_high.high_cut > 0" 1 "$(pj "$t.free_high.high_cut")" \
+					"free_high flushes happened, so high was cut"
+		fi
 		;;
 	heuristic)
 		# An estimate: the kernel evaluates the same rule at the same
