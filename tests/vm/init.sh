@@ -34,6 +34,39 @@ arg() {
 	echo "${v:-$2}"
 }
 
+# a board's view and a board's kernel: the live view on the serial
+# console with no terminfo, and no sysfs BTF (the host checks both)
+board_checks() {
+	# the live view on this serial console: the initramfs has no terminfo,
+	# so linux, vt100 and xterm-256color come from pcptop's built-in entries
+	# and dumb falls back to text frames (the host checks the console log)
+	for t in linux vt100 xterm-256color dumb; do
+		echo "VMTEST:top_begin:$t"
+		TERM=$t LINES=30 COLUMNS=100 pcptop top -d 0.5 -n 2 2>/tmp/top.err
+		echo "VMTEST:top_rc:$t $?"
+		sed "s/^/VMTEST:top_err:$t /" /tmp/top.err
+	done
+
+	# a board's kernel without /sys/kernel/btf/vmlinux: the BTF copied to a
+	# file, the sysfs one hidden under an empty tmpfs; pcptop must say to use
+	# --btf, run kprobes and raw tracepoints with it, and refuse fentry
+	cp /sys/kernel/btf/vmlinux /tmp/vmlinux.btf
+	mount -t tmpfs none /sys/kernel/btf
+	pcptop info >/dev/null 2>/tmp/nobtf.err
+	echo "VMTEST:nobtf_rc:$?"
+	say nobtf_err </tmp/nobtf.err
+	churn -m 64 -n 2 -s 3 >/dev/null 2>&1 &
+	pcptop stat -i 2 -c 1 --json --btf /tmp/vmlinux.btf >/tmp/btf.json 2>/tmp/btf.err
+	echo "VMTEST:btfstat_rc:$?"
+	wait
+	say btfstat </tmp/btf.json
+	say btfstat_err </tmp/btf.err
+	pcptop info --mode fentry --btf /tmp/vmlinux.btf >/dev/null 2>/tmp/btffe.err
+	echo "VMTEST:btf_fentry_rc:$?"
+	say btf_fentry_err </tmp/btffe.err
+	umount /sys/kernel/btf
+}
+
 say() {
 	# prefix every line so the host can pick it out of kernel noise
 	sed "s/^/VMTEST:$1:/"
@@ -104,37 +137,13 @@ echo "$stats_old" >/proc/sys/kernel/bpf_stats_enabled 2>/dev/null
 say stat </tmp/stat.json
 say stat_err </tmp/stat.err
 
-# the live view on this serial console: the initramfs has no terminfo,
-# so linux, vt100 and xterm-256color come from pcptop's built-in entries
-# and dumb falls back to text frames (the host checks the console log)
-for t in linux vt100 xterm-256color dumb; do
-	echo "VMTEST:top_begin:$t"
-	TERM=$t LINES=30 COLUMNS=100 pcptop top -d 0.5 -n 2 2>/tmp/top.err
-	echo "VMTEST:top_rc:$t $?"
-	sed "s/^/VMTEST:top_err:$t /" /tmp/top.err
-done
-
 # the figures over a workload that drives every PCP path, beside the
 # kernel's own counts of the same window (tests/oracle/guest.sh; the
 # host compares them in tests/oracle/check.sh)
 sh /bin/oracle-guest.sh run --cross-check --latency
 
-# a board's kernel without /sys/kernel/btf/vmlinux: the BTF copied to a
-# file, the sysfs one hidden under an empty tmpfs; pcptop must say to use
-# --btf, run kprobes and raw tracepoints with it, and refuse fentry
-cp /sys/kernel/btf/vmlinux /tmp/vmlinux.btf
-mount -t tmpfs none /sys/kernel/btf
-pcptop info >/dev/null 2>/tmp/nobtf.err
-echo "VMTEST:nobtf_rc:$?"
-say nobtf_err </tmp/nobtf.err
-churn -m 64 -n 2 -s 3 >/dev/null 2>&1 &
-pcptop stat -i 2 -c 1 --json --btf /tmp/vmlinux.btf >/tmp/btf.json 2>/tmp/btf.err
-echo "VMTEST:btfstat_rc:$?"
-wait
-say btfstat </tmp/btf.json
-say btfstat_err </tmp/btf.err
-pcptop info --mode fentry --btf /tmp/vmlinux.btf >/dev/null 2>/tmp/btffe.err
-echo "VMTEST:btf_fentry_rc:$?"
-say btf_fentry_err </tmp/btffe.err
-umount /sys/kernel/btf
+# the boards of the matrix (smp 1) also check what a board needs
+if [ "$(arg board 0)" = 1 ]; then
+	board_checks
+fi
 finish
