@@ -238,19 +238,8 @@ int rec_open(struct rec_reader *r, const char *path)
 			PCPTOP_MT_SLOTS);
 		goto fail_hdr;
 	}
+	/* the arrays come with the first chunk that holds them */
 	r->snap.nr_cpus = (int)r->h.dims.nr_cpus;
-	r->snap.hists = calloc((size_t)r->snap.nr_cpus * PCPTOP_NR_HIST_KEYS,
-			       sizeof(*r->snap.hists));
-	r->snap.counters =
-		calloc((size_t)r->snap.nr_cpus * PCPTOP_NR_COUNTER_KEYS,
-		       sizeof(*r->snap.counters));
-	r->snap.lats = calloc((size_t)r->snap.nr_cpus * PCPTOP_NR_LAT_KEYS,
-			      sizeof(*r->snap.lats));
-	if (!r->snap.hists || !r->snap.counters || !r->snap.lats) {
-		set_msg(r, -ENOMEM, "%s: out of memory for %d CPUs", path,
-			r->snap.nr_cpus);
-		goto fail_hdr;
-	}
 	r->err = 0;
 	r->msg[0] = '\0';
 	return 0;
@@ -348,6 +337,37 @@ static void decode_arrays(struct rec_reader *r, const unsigned char *p)
 	}
 }
 
+/*
+ * The per-CPU arrays, allocated when the first interval (or detail) chunk
+ * arrives rather than when the header names the CPUs: a header alone,
+ * hostile or cut short, then costs nothing, and an interval chunk has
+ * already been checked against the size those arrays take.
+ */
+static int snap_ensure(struct rec_reader *r)
+{
+	struct snapshot *s = &r->snap;
+
+	if (s->hists)
+		return 0;
+	s->hists = calloc((size_t)s->nr_cpus * PCPTOP_NR_HIST_KEYS,
+			  sizeof(*s->hists));
+	s->counters = calloc((size_t)s->nr_cpus * PCPTOP_NR_COUNTER_KEYS,
+			     sizeof(*s->counters));
+	s->lats = calloc((size_t)s->nr_cpus * PCPTOP_NR_LAT_KEYS,
+			 sizeof(*s->lats));
+	if (!s->hists || !s->counters || !s->lats) {
+		free(s->hists);
+		free(s->counters);
+		free(s->lats);
+		s->hists = NULL;
+		s->counters = NULL;
+		s->lats = NULL;
+		set_msg(r, -ENOMEM, "out of memory for %d CPUs", s->nr_cpus);
+		return r->err;
+	}
+	return 0;
+}
+
 static int decode_interval(struct rec_reader *r, size_t len,
 			   struct rec_interval *iv)
 {
@@ -372,6 +392,8 @@ static int decode_interval(struct rec_reader *r, size_t len,
 			r->next_seq - 1, len, (unsigned long long)want);
 		return r->err;
 	}
+	if (snap_ensure(r))
+		return r->err;
 	decode_arrays(r, r->raw + fixed);
 	/* an interval without its detail chunk has no latency or pcp memory */
 	if (!r->detail_pending || r->detail_seq != iv->seq)
@@ -406,6 +428,8 @@ int rec_next(struct rec_reader *r, struct rec_item *it)
 				r->err = err;
 			return err;
 		case REC_CHUNK_DETAIL:
+			if (snap_ensure(r))
+				return r->err;
 			if (rec_detail_decode(r->raw, len, &r->snap,
 					      &r->detail_seq)) {
 				set_msg(r, -EBADMSG,
