@@ -251,6 +251,9 @@ load() {
 	c=1
 	while [ $c -lt "$cpus" ]; do
 		if [ -e /sys/devices/system/cpu/cpu$c/online ]; then
+			# pages freed on CPU c fill its pcp lists, so going
+			# offline has something to drain however the rest went
+			taskset -c "$c" churn -m 4 -n 1 >/dev/null 2>&1
 			echo 0 >/sys/devices/system/cpu/cpu$c/online
 			echo 1 >/sys/devices/system/cpu/cpu$c/online
 			echo "ORACLE:load:hotplug:cpu$c $(cat /sys/devices/system/cpu/cpu$c/online)"
