@@ -99,6 +99,22 @@ struct report_opts {
 	bool hists;
 };
 
+/* the probe options stat and record share, for their --help (one %d:
+ * the run gap's default) */
+#define CLI_PROBE_OPTS_HELP                                                             \
+	"      --exact-free-high  probe the commit function on every free, for\n"       \
+	"                       exact free_high counts on 6.7+ (costs more: see\n"      \
+	"                       docs/PERFORMANCE.md; pcptop info shows the cost)\n"     \
+	"      --latency        time every allocation and free (entry to exit of\n"     \
+	"                       the allocator's entry points) by order and path;\n"     \
+	"                       function probes only, and costly: see\n"                \
+	"                       docs/PERFORMANCE.md\n"                                  \
+	"      --btf FILE       this kernel's BTF from FILE, for kernels without\n"     \
+	"                       /sys/kernel/btf/vmlinux (kprobe and tracepoint\n"       \
+	"                       modes; docs/FIELD.md)\n"                                \
+	"      --run-gap NS     tracepoint mode: events further apart than NS on one\n" \
+	"                       CPU start a new estimated call (default %d)\n"
+
 int cli_parse_info(int argc, char **argv, struct info_opts *o);
 int cli_parse_stat(int argc, char **argv, struct stat_opts *o);
 int cli_parse_top(int argc, char **argv, struct top_opts *o);

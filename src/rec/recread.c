@@ -345,24 +345,13 @@ static void decode_arrays(struct rec_reader *r, const unsigned char *p)
  */
 static int snap_ensure(struct rec_reader *r)
 {
-	struct snapshot *s = &r->snap;
+	int nr_cpus = r->snap.nr_cpus;
 
-	if (s->hists)
+	if (r->snap.hists)
 		return 0;
-	s->hists = calloc((size_t)s->nr_cpus * PCPTOP_NR_HIST_KEYS,
-			  sizeof(*s->hists));
-	s->counters = calloc((size_t)s->nr_cpus * PCPTOP_NR_COUNTER_KEYS,
-			     sizeof(*s->counters));
-	s->lats = calloc((size_t)s->nr_cpus * PCPTOP_NR_LAT_KEYS,
-			 sizeof(*s->lats));
-	if (!s->hists || !s->counters || !s->lats) {
-		free(s->hists);
-		free(s->counters);
-		free(s->lats);
-		s->hists = NULL;
-		s->counters = NULL;
-		s->lats = NULL;
-		set_msg(r, -ENOMEM, "out of memory for %d CPUs", s->nr_cpus);
+	if (snapshot_alloc(&r->snap, nr_cpus)) {
+		r->snap.nr_cpus = nr_cpus;
+		set_msg(r, -ENOMEM, "out of memory for %d CPUs", nr_cpus);
 		return r->err;
 	}
 	return 0;
@@ -456,14 +445,9 @@ void rec_close(struct rec_reader *r)
 		close(r->fd);
 	r->fd = -1;
 	rec_header_free(&r->h);
-	free(r->snap.hists);
-	free(r->snap.counters);
-	free(r->snap.lats);
-	r->snap.lats = NULL;
+	snapshot_free(&r->snap);
 	free(r->zbuf);
 	free(r->raw);
-	r->snap.hists = NULL;
-	r->snap.counters = NULL;
 	r->zbuf = r->raw = NULL;
 	r->zbuf_len = r->raw_len = 0;
 }
