@@ -774,12 +774,18 @@ static __always_inline int commit_exit(__u64 p)
 		free_high_record(cur_epoch(), c->zone,
 				 compat_order_slot(c->order),
 				 compat_mt_slot(c->mt), c->pages);
-	/* 6.7+ (nr_pcp_high) lowers pcp->high by batch << scale on free_high */
-	high_after = BPF_CORE_READ((struct per_cpu_pages *)p, high);
-	if (c->free_high && high_after < c->high_before)
-		count_add(cur_epoch(), c->zone, compat_order_slot(c->order),
-			  compat_mt_slot(c->mt), CNT_FREE_HIGH_HIGH_CUT,
-			  c->high_before - high_after);
+	/*
+	 * 6.7+ (nr_pcp_high) lowers pcp->high by batch << scale on free_high;
+	 * this runs on every page freed: read high only when it can have moved
+	 */
+	if (c->free_high) {
+		high_after = BPF_CORE_READ((struct per_cpu_pages *)p, high);
+		if (high_after < c->high_before)
+			count_add(cur_epoch(), c->zone,
+				  compat_order_slot(c->order),
+				  compat_mt_slot(c->mt), CNT_FREE_HIGH_HIGH_CUT,
+				  c->high_before - high_after);
+	}
 	bpf_map_delete_elem(&commits, &p);
 	return 0;
 }
