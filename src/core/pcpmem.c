@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "pcpmem.h"
@@ -72,15 +73,28 @@ int pcpmem_read(const char *path, struct pcpmem *m)
 	return 0;
 }
 
-int64_t pcpmem_pages(const struct pcpmem *m)
+/* one field over every zone, leaving out the absent (-1) */
+static int64_t sum_field(const struct pcpmem *m, size_t off)
 {
-	int64_t sum = 0;
+	int64_t sum = 0, v;
 	int i;
 
-	for (i = 0; i < m->nr_zones; i++)
-		if (m->z[i].count > 0)
-			sum += m->z[i].count;
+	for (i = 0; i < m->nr_zones; i++) {
+		v = *(const int64_t *)((const char *)&m->z[i] + off);
+		if (v > 0)
+			sum += v;
+	}
 	return sum;
+}
+
+int64_t pcpmem_pages(const struct pcpmem *m)
+{
+	return sum_field(m, offsetof(struct pcpmem_zone, count));
+}
+
+int64_t pcpmem_high(const struct pcpmem *m)
+{
+	return sum_field(m, offsetof(struct pcpmem_zone, high));
 }
 
 double pcpmem_pct(const struct pcpmem_zone *z)

@@ -37,6 +37,8 @@ void pcpmem_from_zoneinfo(const struct zoneinfo *zi, struct pcpmem *m);
 int pcpmem_read(const char *path, struct pcpmem *m);
 /* pages in every zone's lists */
 int64_t pcpmem_pages(const struct pcpmem *m);
+/* their high, summed likewise */
+int64_t pcpmem_high(const struct pcpmem *m);
 /* count as a percentage of the zone's managed pages, -1 when unknown */
 double pcpmem_pct(const struct pcpmem_zone *z);
 

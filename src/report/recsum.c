@@ -20,17 +20,6 @@
 
 #define POINTS_MIN_CAP 64
 
-static int64_t pcp_high(const struct pcpmem *m)
-{
-	int64_t sum = 0;
-	int i;
-
-	for (i = 0; i < m->nr_zones; i++)
-		if (m->z[i].high > 0)
-			sum += m->z[i].high;
-	return sum;
-}
-
 /* the pcp lists' pages over the run: peak and mean of the samples */
 static void add_pcp(struct rec_summary *s, const struct figures *f)
 {
@@ -64,7 +53,7 @@ static bool merge_short(struct rec_summary *s, const struct rec_interval *iv,
 	p->t = (double)iv->t_end_ns / (double)NSEC_PER_SEC;
 	if (f->pcp.nr_zones) {
 		p->pcp_pages = pcpmem_pages(&f->pcp);
-		p->pcp_high = pcp_high(&f->pcp);
+		p->pcp_high = pcpmem_high(&f->pcp);
 	}
 	p->secs += (double)len / (double)NSEC_PER_SEC;
 	for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
@@ -104,7 +93,7 @@ static int add_point(struct rec_summary *s, const struct rec_interval *iv,
 		(double)(iv->t_end_ns - iv->t_start_ns) / (double)NSEC_PER_SEC;
 	memcpy(p->cnt, f->cnt, sizeof(p->cnt));
 	p->pcp_pages = f->pcp.nr_zones ? pcpmem_pages(&f->pcp) : -1;
-	p->pcp_high = f->pcp.nr_zones ? pcp_high(&f->pcp) : -1;
+	p->pcp_high = f->pcp.nr_zones ? pcpmem_high(&f->pcp) : -1;
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
 		p->hmax[i] = f->hist[i].max;
 		p->hp99[i] = hist_percentile(f->hist[i].slots,
