@@ -14,9 +14,7 @@ dir=${2:-/lib/terminfo}
 	for e in l/linux v/vt100 x/xterm-256color; do
 		[ -r "$dir/$e" ] || { echo "embed-terminfo: no $dir/$e (apt-get install ncurses-base)" >&2; exit 1; }
 		name=$(basename "$e" | tr -c 'a-z0-9\n' '_')
-		echo "static const unsigned char ti_$name[] = {"
-		od -An -v -tx1 "$dir/$e" | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1, /g; s/^/\t/; s/, $/,/'
-		echo "};"
+		"$(dirname "$0")/c-array.sh" "ti_$name" "$dir/$e"
 	done
 } >"$out.tmp"
 mv "$out.tmp" "$out"

@@ -18,6 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
+#include "bpf_elf.h"
 #include "compat.bpf.h"
 #include "kallsyms.h"
 #include "procfs.h"
@@ -396,12 +397,24 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	/* CO-RE relocations against --btf when the kernel has none */
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 	struct prog_pair pp;
+	size_t elf_sz;
 	int id, err;
 
 	*failed = MODE_NONE;
+	if (!pcptop_bpf_elf_inflate(&elf_sz)) {
+		err = -errno;
+		snprintf(
+			a->error, sizeof(a->error),
+			"the BPF object inside pcptop does not inflate (%s): the binary is damaged, copy it again",
+			strerror(-err));
+		return err;
+	}
 	a->skel = pcptop_bpf__open_opts(&oo);
-	if (!a->skel)
-		return -errno;
+	if (!a->skel) {
+		err = -errno;
+		pcptop_bpf_elf_release();
+		return err;
+	}
 	a->skel->rodata->run_gap_ns = o->run_gap_ns;
 	a->skel->rodata->latency_on =
 		a->probes[PROBE_ALLOC].mode == MODE_FENTRY ||
@@ -419,6 +432,8 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	set_autoload(a, kf);
 
 	err = pcptop_bpf__load(a->skel);
+	/* libbpf is done with the object's bytes once it has loaded them */
+	pcptop_bpf_elf_release();
 	if (err)
 		goto fail;
 
