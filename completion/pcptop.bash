@@ -12,7 +12,7 @@ _pcptop()
 		words=("${COMP_WORDS[@]}")
 		cword=$COMP_CWORD
 	}
-	local cmds="info stat top record report diff"
+	local cmds="info stat top record report diff btf-min"
 
 	cmd=
 	for ((i = 1; i < cword; i++)); do
@@ -48,6 +48,8 @@ _pcptop()
 	case $cmd in
 	report | diff)
 		COMPREPLY=($(compgen -f -X '!*.data*' -- "$cur") $(compgen -d -- "$cur")) ;;
+	btf-min)
+		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	esac
 }
 complete -F _pcptop pcptop

@@ -493,3 +493,40 @@ int cli_parse_report(int argc, char **argv, struct report_opts *o, bool diff)
 			o->fmt == FMT_JSON ? "json" : "csv");
 	return 0;
 }
+
+int cli_parse_btf_min(int argc, char **argv, struct btf_min_cli *o)
+{
+	static const struct option longopts[] = {
+		{ "object", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			if (!*optarg)
+				return cli_bad_input(
+					"bad --object '': a BPF object file");
+			o->object = optarg;
+			break;
+		case 'h':
+			o->help = true;
+			return 0;
+		default:
+			return bad_option(c, argv, "btf-min");
+		}
+	}
+	if (argc - optind != 2)
+		return cli_bad_input(
+			"btf-min takes two files, the kernel's BTF and the one to write: see 'pcptop btf-min --help'");
+	o->src = argv[optind];
+	o->out = argv[optind + 1];
+	if (!*o->src || !*o->out)
+		return cli_bad_input("btf-min: an empty file name");
+	return 0;
+}

@@ -25,6 +25,7 @@ int cmd_top(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_btf_min(int argc, char **argv);
 
 /* "pcptop: <msg>" on stderr, one line */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -99,6 +100,12 @@ struct report_opts {
 	bool hists;
 };
 
+struct btf_min_cli {
+	bool help;
+	const char *src, *out;
+	const char *object; /* --object FILE */
+};
+
 /* the probe options stat and record share, for their --help (one %d:
  * the run gap's default) */
 #define CLI_PROBE_OPTS_HELP                                                             \
@@ -121,6 +128,7 @@ int cli_parse_top(int argc, char **argv, struct top_opts *o);
 int cli_parse_record(int argc, char **argv, struct record_opts *o);
 /* report (diff false) and diff (true) share their options */
 int cli_parse_report(int argc, char **argv, struct report_opts *o, bool diff);
+int cli_parse_btf_min(int argc, char **argv, struct btf_min_cli *o);
 
 /* each command's --help text */
 void info_usage(FILE *f);
@@ -129,5 +137,6 @@ void top_usage(FILE *f);
 void record_usage(FILE *f);
 void report_usage(FILE *f);
 void diff_usage(FILE *f);
+void btf_min_usage(FILE *f);
 
 #endif /* PCPTOP_CLI_H */

@@ -22,6 +22,8 @@ static const struct cmd {
 	{ "report", cmd_report,
 	  "totals, timeline and histograms of a recording" },
 	{ "diff", cmd_diff, "two recordings side by side" },
+	{ "btf-min", cmd_btf_min,
+	  "a board's BTF cut down to what pcptop needs (a few KB)" },
 };
 
 static void usage(FILE *f)
@@ -39,7 +41,7 @@ static void usage(FILE *f)
 		"\n"
 		"Commands:\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  %-6s %s\n", cmds[i].name, cmds[i].help);
+		fprintf(f, "  %-7s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f,
 		"\n"
 		"With no command (or only options) pcptop starts the live view, 'top'.\n"

@@ -29,5 +29,7 @@ int outfile_keep_old(const char *path);
 int outfile_create(const char *path);
 /* truncate-or-create for a scratch file (FILE.tmp), never following a link */
 int outfile_scratch(const char *path);
+/* all n bytes, through short writes and EINTR: 0 or -errno (-EIO: none) */
+int outfile_write_all(int fd, const void *p, size_t n);
 
 #endif /* PCPTOP_OUTFILE_H */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "outfile.h"
 #include "terminfo_data.h"
 #include "top_terminfo.h"
 
@@ -49,27 +50,16 @@ const char *terminfo_builtin_name(const char *term)
 	return builtin_for(term)->name;
 }
 
-static int write_all(const char *path, const unsigned char *p, size_t n)
+static int write_new_file(const char *path, const unsigned char *p, size_t n)
 {
 	int fd = open(path,
 		      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		      0600);
-	ssize_t w;
-	int err = 0;
+	int err;
 
 	if (fd < 0)
 		return -errno;
-	while (n) {
-		w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			err = w < 0 ? -errno : -EIO;
-			break;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
+	err = outfile_write_all(fd, p, n);
 	if (close(fd) && !err)
 		err = -errno;
 	return err;
@@ -119,7 +109,7 @@ int terminfo_builtin_use(const char *term, char *dir, size_t len)
 		rmdir(dir);
 		return err;
 	}
-	err = write_all(file, b->data, b->len);
+	err = write_new_file(file, b->data, b->len);
 	if (!err && setenv("TERMINFO", dir, 1))
 		err = -errno;
 	if (err)

@@ -18,24 +18,6 @@
 #include "recbuf.h"
 #include "recfile.h"
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	ssize_t w;
-
-	while (n) {
-		w = write(fd, c, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 void rec_dims_own(struct rec_dims *d, int nr_cpus)
 {
 	d->nr_cpus = (uint32_t)nr_cpus;
@@ -96,9 +78,9 @@ int rec_write_chunk(struct rec_writer *w, uint16_t type, const void *data,
 	memcpy(hdr, hb.p, sizeof(hdr));
 	rb_free(&hb);
 
-	err = write_all(w->fd, hdr, sizeof(hdr));
+	err = outfile_write_all(w->fd, hdr, sizeof(hdr));
 	if (!err)
-		err = write_all(w->fd, w->zbuf, clen);
+		err = outfile_write_all(w->fd, w->zbuf, clen);
 	if (err)
 		return err;
 	/*
@@ -135,7 +117,7 @@ int rec_writer_open(struct rec_writer *w, const char *path,
 	rb_u32(&b, REC_BYTE_ORDER);
 	rb_u16(&b, REC_VERSION_MAJOR);
 	rb_u16(&b, REC_VERSION_MINOR);
-	err = b.err ? b.err : write_all(w->fd, b.p, b.len);
+	err = b.err ? b.err : outfile_write_all(w->fd, b.p, b.len);
 	if (err)
 		goto fail;
 	w->bytes = b.len;

@@ -67,6 +67,14 @@ TABLE='
 2|adir is a directory|record -o adir -- true
 2|adir is a directory|report ok.data --html adir
 2|unexpected argument|info extra
+2|unknown option|btf-min --bogus a b
+2|two files|btf-min onlyone
+2|empty file name|btf-min "" out.btf
+2|cannot read BTF from /nonexistent|btf-min /nonexistent.btf out.btf
+2|cannot read BTF from text.data|btf-min text.data out.btf
+2|cannot read BTF from adir|btf-min adir out.btf
+2|adir is a directory|btf-min /sys/kernel/btf/vmlinux adir
+2|cannot write in /nonexistent|btf-min /sys/kernel/btf/vmlinux /nonexistent/dir/x.btf
 2|unexpected argument|stat extra
 '
 progs() { bpftool prog show 2>/dev/null | grep -cE ' name (tp_drain|tp_zone_locked|fe_bulk|kp_bulk|rtp_drain) '; }

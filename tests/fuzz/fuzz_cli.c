@@ -22,6 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct top_opts top;
 		struct record_opts record;
 		struct report_opts report;
+		struct btf_min_cli btf_min;
 	} o;
 
 	if (!size)
@@ -41,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc] = NULL;
 	/* getopt keeps state between calls: 0 starts it afresh */
 	optind = 0;
-	switch (data[0] % 6) {
+	switch (data[0] % 7) {
 	case 0:
 		cli_parse_info(argc, argv, &o.info);
 		break;
@@ -54,8 +55,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 3:
 		cli_parse_record(argc, argv, &o.record);
 		break;
+	case 6:
+		cli_parse_btf_min(argc, argv, &o.btf_min);
+		break;
 	default:
-		cli_parse_report(argc, argv, &o.report, data[0] % 6 == 5);
+		cli_parse_report(argc, argv, &o.report, data[0] % 7 == 5);
 		break;
 	}
 	free(buf);

@@ -186,4 +186,30 @@ for f in refill bulk_free; do
 		"$("$P" report --json "$TMP/two.data" | jq ".totals.$f.pages")" 5
 done
 
+echo "== btf-min: this kernel's BTF cut down, used with sysfs BTF hidden"
+"$P" btf-min /sys/kernel/btf/vmlinux "$TMP/min.btf" >"$TMP/btfmin.out" 2>&1
+t_eq "btf-min exits 0" "$?" 0
+t_cmp "  and writes a few KB (bytes)" "$(stat -c %s "$TMP/min.btf")" -lt 16384
+bpftool btf dump file "$TMP/min.btf" >"$TMP/min.dump" 2>&1
+t_check "  bpftool reads it: free_pcppages_bulk, btf_trace_mm_page_pcpu_drain, per_cpu_pages" -- \
+	bash -c "grep -q \"FUNC 'free_pcppages_bulk'\" $TMP/min.dump &&
+		grep -q \"TYPEDEF 'btf_trace_mm_page_pcpu_drain'\" $TMP/min.dump &&
+		grep -q \"STRUCT 'per_cpu_pages'\" $TMP/min.dump"
+# a board's view: the same stat with the whole BTF and with the minimal
+# one, in a mount namespace where /sys/kernel/btf is an empty tmpfs
+cp /sys/kernel/btf/vmlinux "$TMP/whole.btf"
+for b in whole min; do
+	unshare -m bash -c 'mount -t tmpfs none /sys/kernel/btf &&
+		exec /usr/bin/time -f "%M" -o "$1.rss" "$0" stat -i 1 -c 1 --json --btf "$1"' \
+		"$P" "$TMP/$b.btf" >"$TMP/$b.json" 2>"$TMP/$b.err" &
+	sleep 0.5
+	"$CHURN" -m 64 -n 2 >/dev/null 2>&1
+	wait $!
+	t_eq "stat --btf $b.btf with no sysfs BTF exits 0" "$?" 0
+done
+t_eq "  the minimal BTF gives the whole one's modes" "$(jq -c .modes "$TMP/min.json")" "$(jq -c .modes "$TMP/whole.json")"
+t_cmp "  and counts pages" "$(jq '.bulk_free.pages // 0' "$TMP/min.json")" -gt 0
+t_cmp "  its peak RSS is within 8 MiB (KiB)" "$(cat "$TMP/min.btf.rss")" -le 8192
+echo "  peak RSS: whole BTF $(cat "$TMP/whole.btf.rss") KiB, btf-min's $(cat "$TMP/min.btf.rss") KiB"
+
 t_summary

@@ -200,6 +200,28 @@ static void test_report_and_diff_options(void)
 	loud();
 }
 
+static void test_btf_min_options(void)
+{
+	char *ok[] = { "btf-min", "--object", "o.bpf.o",
+		       "in.btf",  "out.btf",  NULL };
+	char *one[] = { "btf-min", "in.btf", NULL };
+	char *three[] = { "btf-min", "a", "b", "c", NULL };
+	char *empty[] = { "btf-min", "--object", "", "a", "b", NULL };
+	char *unknown[] = { "btf-min", "--json", "a", "b", NULL };
+	struct btf_min_cli o;
+
+	CHECK_EQ_INT(cli_parse_btf_min(ARGC(ok), ok, &o), 0);
+	CHECK_EQ_STR(o.object, "o.bpf.o");
+	CHECK_EQ_STR(o.src, "in.btf");
+	CHECK_EQ_STR(o.out, "out.btf");
+	quiet();
+	CHECK_EQ_INT(cli_parse_btf_min(ARGC(one), one, &o), -EINVAL);
+	CHECK_EQ_INT(cli_parse_btf_min(ARGC(three), three, &o), -EINVAL);
+	CHECK_EQ_INT(cli_parse_btf_min(ARGC(empty), empty, &o), -EINVAL);
+	CHECK_EQ_INT(cli_parse_btf_min(ARGC(unknown), unknown, &o), -EINVAL);
+	loud();
+}
+
 static void test_info_options(void)
 {
 	char *ok[] = { "info", "-j", "-v", "-m", "kprobe", NULL };
@@ -223,5 +245,6 @@ const struct unit_test cli_tests[] = {
 	TEST(test_record_options),
 	TEST(test_report_and_diff_options),
 	TEST(test_info_options),
+	TEST(test_btf_min_options),
 	TEST_END,
 };

@@ -64,7 +64,34 @@ board_checks() {
 	pcptop info --mode fentry --btf /tmp/vmlinux.btf >/dev/null 2>/tmp/btffe.err
 	echo "VMTEST:btf_fentry_rc:$?"
 	say btf_fentry_err </tmp/btffe.err
+	# the same stat with the whole BTF and with pcptop btf-min's (made on
+	# the host from this kernel's BTF), each with its peak RSS
+	# the interval holds one whole churn, its unmaps' bulk frees included
+	for b in vmlinux:/tmp/vmlinux.btf min:/pcptop.btf; do
+		pcptop stat -i 8 -c 1 --json --btf "${b#*:}" >/tmp/b.json 2>/tmp/b.err &
+		spid=$!
+		(sleep 3; churn -m 64 -n 1 >/dev/null 2>&1) &
+		# not in $(...): a subshell cannot wait for its parent's child
+		peak_rss $spid >/tmp/rss
+		echo "VMTEST:btfrss_rc:${b%%:*} $(cat /tmp/rss)"
+		wait
+		say "btfrss_json:${b%%:*}" </tmp/b.json
+		say "btfrss_err:${b%%:*}" </tmp/b.err
+	done
 	umount /sys/kernel/btf
+}
+
+# peak_rss PID: waits for it; prints its exit status and VmHWM in KiB, the
+# last read before it ended (busybox has no time -v)
+peak_rss() {
+	local pid=$1 hwm=0 v
+	while [ -d /proc/$pid ]; do
+		v=$(awk '/^VmHWM:/ { print $2 }' /proc/$pid/status 2>/dev/null)
+		[ -n "$v" ] && hwm=$v
+		sleep 0.1
+	done
+	wait "$pid"
+	echo "$? $hwm"
 }
 
 say() {
