@@ -134,7 +134,7 @@ $(OUTPUT) $(OBJDIR):
 # embedded object is a seventh of its size (libbpf-tools does the same).
 # bpftool's static linker then drops .rel.BTF.ext, relocations for a
 # linker that libbpf never reads: 268 KB -> 206 KB.
-$(BPF_OBJ): bpf/pcptop.bpf.c bpf/compat.bpf.h bpf/latency.bpf.h bpf/rawtp.bpf.h bpf/pcptop.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+$(BPF_OBJ): bpf/pcptop.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(@:.o=.cc.o)
 	$(Q)$(LLVM_STRIP) -g $(@:.o=.cc.o)

@@ -57,7 +57,8 @@ static int tmp_file(char *tmpl, size_t len, const void *data, size_t n)
 	const char *dir = getenv("TMPDIR");
 	int fd, err;
 
-	snprintf(tmpl, len, "%s/pcptop-btf-min-XXXXXX", dir && *dir ? dir : "/tmp");
+	snprintf(tmpl, len, "%s/pcptop-btf-min-XXXXXX",
+		 dir && *dir ? dir : "/tmp");
 	fd = mkstemp(tmpl);
 	if (fd < 0)
 		return -errno;
@@ -74,8 +75,12 @@ static int run_bpftool(const struct btf_min_opts *o, const char *obj,
 		       const char *out, char *msg, size_t len)
 {
 	const char *tool = o->bpftool ? o->bpftool : "bpftool";
-	char *argv[] = { (char *)tool, "gen",	      "min_core_btf",
-			 (char *)o->src, (char *)out, (char *)obj,
+	char *argv[] = { (char *)tool,
+			 "gen",
+			 "min_core_btf",
+			 (char *)o->src,
+			 (char *)out,
+			 (char *)obj,
 			 NULL };
 	posix_spawn_file_actions_t fa;
 	int status, err;
@@ -87,9 +92,10 @@ static int run_bpftool(const struct btf_min_opts *o, const char *obj,
 	err = -posix_spawnp(&pid, tool, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (err) {
-		snprintf(msg, len,
-			 "cannot run %s (%s): btf-min needs bpftool for the CO-RE part (Debian: apt-get install bpftool)",
-			 tool, strerror(-err));
+		snprintf(
+			msg, len,
+			"cannot run %s (%s): btf-min needs bpftool for the CO-RE part (Debian: apt-get install bpftool)",
+			tool, strerror(-err));
 		return err;
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -97,9 +103,10 @@ static int run_bpftool(const struct btf_min_opts *o, const char *obj,
 			return -errno;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
-	snprintf(msg, len,
-		 "%s gen min_core_btf %s failed (its message is above): is it this kernel's BTF?",
-		 tool, o->src);
+	snprintf(
+		msg, len,
+		"%s gen min_core_btf %s failed (its message is above): is it this kernel's BTF?",
+		tool, o->src);
 	return -EINVAL;
 }
 
@@ -247,18 +254,20 @@ int btf_min_make(const struct btf_min_opts *o, struct btf_min_result *r,
 	if (!src) {
 		err = err ?: -errno;
 		libbpf_strerror(err, why, sizeof(why));
-		snprintf(msg, len,
-			 "cannot read BTF from %s (%s): give a raw BTF (/sys/kernel/btf/vmlinux, pahole --btf_encode_detached) or a vmlinux with .BTF",
-			 o->src, why);
+		snprintf(
+			msg, len,
+			"cannot read BTF from %s (%s): give a raw BTF (/sys/kernel/btf/vmlinux, pahole --btf_encode_detached) or a vmlinux with .BTF",
+			o->src, why);
 		return err;
 	}
 	if (btf__raw_data(src, &src_sz))
 		r->src_bytes = src_sz;
 	arch = btf_arch(src);
 	if (!obj && arch && OWN_ARCH && strcmp(arch, OWN_ARCH)) {
-		snprintf(msg, len,
-			 "%s is an %s kernel's BTF and this pcptop carries %s programs: run the %s pcptop, or give --object with %s's pcptop.bpf.o (make ARCH=%s)",
-			 o->src, arch, OWN_ARCH, arch, arch, arch);
+		snprintf(
+			msg, len,
+			"%s is an %s kernel's BTF and this pcptop carries %s programs: run the %s pcptop, or give --object with %s's pcptop.bpf.o (make ARCH=%s)",
+			o->src, arch, OWN_ARCH, arch, arch, arch);
 		err = -EINVAL;
 		goto out;
 	}
@@ -269,9 +278,10 @@ int btf_min_make(const struct btf_min_opts *o, struct btf_min_result *r,
 		pcptop_bpf_elf_release();
 		if (fd < 0) {
 			err = fd;
-			snprintf(msg, len,
-				 "cannot write the BPF object to a temporary file (%s): set TMPDIR",
-				 strerror(-err));
+			snprintf(
+				msg, len,
+				"cannot write the BPF object to a temporary file (%s): set TMPDIR",
+				strerror(-err));
 			goto out;
 		}
 		close(fd);
@@ -280,7 +290,8 @@ int btf_min_make(const struct btf_min_opts *o, struct btf_min_result *r,
 	fd = tmp_file(min_tmp, sizeof(min_tmp), NULL, 0);
 	if (fd < 0) {
 		err = fd;
-		snprintf(msg, len, "cannot make a temporary file (%s): set TMPDIR",
+		snprintf(msg, len,
+			 "cannot make a temporary file (%s): set TMPDIR",
 			 strerror(-err));
 		goto out;
 	}

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What every probe shares: the settings the loader writes before the load,
+ * the maps the loader reads (histograms and counters per epoch, zone,
+ * order and migratetype), the per-CPU state and the calls in flight, and
+ * the helpers that bucket a value into them. Included by pcptop.bpf.c
+ * first: everything after it writes through these.
+ */
+#ifndef PCPTOP_STATE_BPF_H
+#define PCPTOP_STATE_BPF_H
+
+/*
+ * Tracepoint mode: events closer than this on one CPU belong to one
+ * free_pcppages_bulk / rmqueue_bulk call (see docs/ACCURACY.md for when
+ * runs merge or split).
+ */
+const volatile __u64 run_gap_ns = 5000;
+/* the commit function is probed (--exact-free-high): free_high exactly */
+const volatile bool free_high_exact;
+/* the allocator's entry points are probed (--latency) */
+const volatile bool latency_on;
+
+/*
+ * Tracepoint mode: no single call moves more than batch << scale pages, so
+ * runs are cut there (drain chunks follow each other with nothing between).
+ * Set by the loader once it knows batch and the scale; 0 = no cut.
+ */
+__u64 run_max_pages;
+/* the scale in force as the loader read it, -1 when unknown */
+int scale_in_force = -1;
+
+/* which copy of the map keys the probes write, flipped by the loader */
+__u32 epoch;
+
+/* pcp_batch_scale_max read on demand through BPF_PROG_TEST_RUN */
+__u64 kvar_addr;
+int kvar_value;
+int kvar_err;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, PCPTOP_NR_HIST_KEYS *PCPTOP_EPOCHS);
+	__type(key, __u32);
+	__type(value, struct pcptop_hist_val);
+} hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, PCPTOP_NR_COUNTER_KEYS *PCPTOP_EPOCHS);
+	__type(key, __u32);
+	__type(value, struct pcptop_counter_val);
+} counters SEC(".maps");
+
+/* what a bulk free was called for, decided at its entry */
+enum call_ctx { CTX_COMMIT, CTX_DECAY, CTX_DRAIN };
+
+/*
+ * Calls of different kinds on one pcp nest (decay's bulk frees): the key
+ * is the pointer with the kind in its low bits, which alignment leaves free.
+ */
+enum call_kind { KIND_BULK = 1, KIND_REFILL, KIND_DECAY };
+
+static __always_inline __u64 call_key(const void *p, int kind)
+{
+	return compat_addr(p) | kind;
+}
+
+/* a call in flight, from its entry to its exit */
+struct inflight {
+	__u64 start_ns;
+	__u64 irq0; /* this CPU's interrupt time at entry */
+	__u64 wait0; /* ... and its zone->lock wait */
+	__u64 waits0;
+	__u64 prev_lock; /* the lock of the call this one nests in */
+	__u64 pcp; /* the pcp (kprobe exits have no arguments) */
+	int cpu;
+	int count_before; /* pcp->count at entry */
+	int count_arg;
+	int pindex;
+	int zone;
+	int order; /* refill */
+	int mt;
+	int ctx; /* enum call_ctx */
+	int owner; /* drain: the CPU whose pageset it is */
+	bool busy; /* zone->lock was taken at entry */
+	bool free_high; /* inferred at entry */
+	__u64 prev_call; /* the key of the call this one nests in */
+	__u64 xcheck; /* --cross-check pages seen inside the call */
+};
+
+/*
+ * Keyed by the pcp (a bulk free or decay holds its lock) or the pcp list
+ * (a refill), so a flush an interrupt nests on another zone's pcp, a
+ * preempted call on PREEMPT_RT or a task that migrates keep their own
+ * entry. Kprobe exits carry no arguments: there the key is the CPU and
+ * the nesting depth, calls on one CPU being strictly nested there.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct inflight);
+} inflight SEC(".maps");
+
+/* decay_pcp_high in progress, by pcp: what its bulk frees add up to */
+struct decay_call {
+	__u64 pages;
+	int high_before;
+	int zone;
+	bool freed;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, struct decay_call);
+} decays SEC(".maps");
+
+/* drain_pages_zone in progress, by task: its chunks belong to the owner */
+struct drain_call {
+	int owner;
+	int zone;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, struct drain_call);
+} drains SEC(".maps");
+
+/* the commit function in progress, by pcp (--exact-free-high) */
+struct commit_call {
+	__u64 pages;
+	int zone;
+	int order;
+	int mt;
+	int high_before; /* pcp->high at entry: 6.7+ lowers it on free_high */
+	bool free_high;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, struct commit_call);
+} commits SEC(".maps");
+
+enum run_kind { RUN_NONE, RUN_FREE, RUN_REFILL };
+
+struct event_run {
+	__u64 start_ns;
+	__u64 last_ns;
+	__u64 pages;
+	int kind;
+	int order; /* of the first page: drain/decay start at pindex 0 */
+	int mt;
+};
+
+/* per CPU: interrupt and lock-wait clocks, kprobe nesting, tracepoint runs */
+struct cpu_state {
+	__u64 irq_ns; /* time in hard and soft interrupts, ever */
+	__u64 irq_start;
+	__u64 wait_ns; /* zone->lock contention inside calls, ever */
+	__u64 waits;
+	__u64 wait_start;
+	__u64 cur_lock; /* zone->lock of the innermost call, or 0 */
+	__u64 cur_call; /* its inflight key, or 0 */
+	int irq_depth;
+	int kp_depth;
+	struct event_run run;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cpu_state);
+} cpu_states SEC(".maps");
+
+#define KP_MAX_DEPTH 8
+/* kprobe keys live above every kernel address's low bits */
+#define KP_KEY(cpu, depth) (((__u64)(cpu) << 8) | (depth) | (1ULL << 62))
+
+static __always_inline struct cpu_state *cpu_state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&cpu_states, &zero);
+}
+
+static __always_inline __u32 log2_slot(__u64 v)
+{
+	__u32 r = 0;
+
+	/* unrolled binary search, as libbpf-tools' bits.bpf.h does */
+	if (v >> 32) {
+		v >>= 32;
+		r += 32;
+	}
+	if (v >> 16) {
+		v >>= 16;
+		r += 16;
+	}
+	if (v >> 8) {
+		v >>= 8;
+		r += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		r += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		r += 2;
+	}
+	if (v >> 1)
+		r += 1;
+	return r;
+}
+
+/*
+ * The map copy an event goes to, read once per event so its counters and
+ * histograms all land in the same interval.
+ */
+static __always_inline __u32 cur_epoch(void)
+{
+	return epoch & 1;
+}
+
+static __always_inline void hist_at(struct pcptop_hist_val *h, __u64 v,
+				    bool atomic)
+{
+	__u32 slot = log2_slot(v);
+
+	if (slot >= PCPTOP_HIST_SLOTS)
+		slot = PCPTOP_HIST_SLOTS - 1;
+	if (atomic)
+		__sync_fetch_and_add(&h->slots[slot], 1);
+	else
+		h->slots[slot]++;
+	/* a lost race leaves a smaller max, never a wrong one */
+	if (v > h->max)
+		h->max = v;
+}
+
+static __always_inline void hist_record(__u32 ep, int zone, int hist, __u64 v)
+{
+	__u32 key = pcptop_hist_key(zone, hist) + ep * PCPTOP_NR_HIST_KEYS;
+	struct pcptop_hist_val *h = bpf_map_lookup_elem(&hists, &key);
+
+	if (h)
+		hist_at(h, v, false);
+}
+
+static __always_inline struct pcptop_counter_val *
+counters_of(__u32 ep, int zone, int oslot, int mslot)
+{
+	__u32 key = pcptop_counter_key(zone, oslot, mslot) +
+		    ep * PCPTOP_NR_COUNTER_KEYS;
+
+	return bpf_map_lookup_elem(&counters, &key);
+}
+
+static __always_inline void count_in(struct pcptop_counter_val *cnt,
+				     int counter, __u64 v)
+{
+	if (cnt && counter >= 0 && counter < NR_PCPTOP_COUNTERS)
+		cnt->c[counter] += v;
+}
+
+static __always_inline void count_add(__u32 ep, int zone, int oslot, int mslot,
+				      int counter, __u64 v)
+{
+	count_in(counters_of(ep, zone, oslot, mslot), counter, v);
+}
+
+/*
+ * A drain chunk is the owning CPU's work, whichever CPU ran it: its counts
+ * go to the owner's copy of the maps, added atomically since the owner may
+ * be counting into them at the same moment.
+ */
+static __always_inline void drain_record(__u32 ep, int owner, int zone,
+					 __u64 pages)
+{
+	__u32 key =
+		pcptop_counter_key(zone, 0, 0) + ep * PCPTOP_NR_COUNTER_KEYS;
+	__u32 hkey = pcptop_hist_key(zone, HIST_DRAIN_PAGES) +
+		     ep * PCPTOP_NR_HIST_KEYS;
+	struct pcptop_counter_val *cnt;
+	struct pcptop_hist_val *h;
+
+	cnt = bpf_map_lookup_percpu_elem(&counters, &key, owner);
+	if (cnt) {
+		__sync_fetch_and_add(&cnt->c[CNT_DRAIN_CHUNKS], 1);
+		__sync_fetch_and_add(&cnt->c[CNT_DRAIN_PAGES], pages);
+	}
+	h = bpf_map_lookup_percpu_elem(&hists, &hkey, owner);
+	if (h)
+		hist_at(h, pages, true);
+}
+
+static __always_inline bool in_interrupt(const struct cpu_state *st)
+{
+	return st && st->irq_depth > 0;
+}
+
+#endif /* PCPTOP_STATE_BPF_H */
