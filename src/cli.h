@@ -118,7 +118,7 @@ struct btf_min_cli {
 	"                       docs/PERFORMANCE.md\n"                                  \
 	"      --btf FILE       this kernel's BTF from FILE, for kernels without\n"     \
 	"                       /sys/kernel/btf/vmlinux (kprobe and tracepoint\n"       \
-	"                       modes; docs/FIELD.md)\n"                                \
+	"                       modes; 'pcptop btf-min' makes a small one)\n"           \
 	"      --run-gap NS     tracepoint mode: events further apart than NS on one\n" \
 	"                       CPU start a new estimated call (default %d)\n"
 

@@ -53,6 +53,8 @@ static void usage(FILE *f)
 		"  pcptop info                  modes, scale and its source, pagesets\n"
 		"  pcptop stat -i 1             one report a second until Ctrl-C\n"
 		"  pcptop stat -i 5 -c 1 --json one JSON object after 5 seconds\n"
+		"  pcptop btf-min vmlinux.btf pcptop.btf\n"
+		"                               a board's BTF, for --btf (docs/FIELD.md)\n"
 		"\n"
 		"Needs root (or CAP_BPF + CAP_PERFMON) and a kernel with BTF.\n"
 		"Exit status: 0 ok, 1 runtime failure, 2 bad input or unusable system.\n"
