@@ -56,7 +56,8 @@ static void usage(FILE *f)
 		"  pcptop btf-min vmlinux.btf pcptop.btf\n"
 		"                               a board's BTF, for --btf (docs/FIELD.md)\n"
 		"\n"
-		"Needs root (or CAP_BPF + CAP_PERFMON) and a kernel with BTF.\n"
+		"Needs root (or CAP_BPF + CAP_PERFMON) and BTF: the kernel's own, or a file\n"
+		"given with --btf (btf-min makes one).\n"
 		"Exit status: 0 ok, 1 runtime failure, 2 bad input or unusable system.\n"
 		"See pcptop(8).\n");
 }
