@@ -180,6 +180,7 @@ static int add_plan_facts(struct btf *dst, const struct btf *src,
 			  struct btf_min_result *r)
 {
 	const struct probe_desc *d;
+	const char *tps[2];
 	int ulong, id, k, n;
 
 	ulong = btf__find_by_name_kind(dst, "long unsigned int", BTF_KIND_INT);
@@ -195,12 +196,16 @@ static int add_plan_facts(struct btf *dst, const struct btf *src,
 				return n;
 			r->funcs += n;
 		}
-		n = d->tp ? add_trace_typedef(dst, src, d->tp, ulong) : 0;
-		if (n >= 0 && d->tp_exit)
-			n += add_trace_typedef(dst, src, d->tp_exit, ulong);
-		if (n < 0)
-			return n;
-		r->tracepoints += n;
+		tps[0] = d->tp;
+		tps[1] = d->tp_exit;
+		for (k = 0; k < 2; k++) {
+			n = tps[k] ?
+				    add_trace_typedef(dst, src, tps[k], ulong) :
+				    0;
+			if (n < 0)
+				return n;
+			r->tracepoints += n;
+		}
 	}
 	return 0;
 }
