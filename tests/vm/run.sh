@@ -207,7 +207,12 @@ btf_min_for() { # KERNEL OUT
 	local k=$1 btf
 	btf=$("$fetch" --btf "${K_PATTERN[$k]}" "${K_ARCH[$k]}" 2>"$OUT/$k/btf-min.log") &&
 		"$root/build/pcptop" btf-min --object "$(bindir "${K_ARCH[$k]}")/pcptop.bpf.o" \
-			"$btf" "$2" >>"$OUT/$k/btf-min.log" 2>&1
+			"$btf" "$2" >>"$OUT/$k/btf-min.log" 2>&1 || return 1
+	# without --object, this host's pcptop covers its own programs: an
+	# arm64 kernel's BTF is refused (exit 2), not cut for x86 programs
+	"$root/build/pcptop" btf-min "$btf" "$OUT/$k/own-arch.btf" >/dev/null 2>"$OUT/$k/btf-min-own.err"
+	echo $? >"$OUT/$k/btf-min-own.rc"
+	rm -f "$OUT/$k/own-arch.btf"
 }
 
 prepare_kernel() {
@@ -339,6 +344,11 @@ check_btf_min() {
 	[ "${rc_m#* }" -gt 0 ] && [ "${rc_m#* }" -le $BTF_MIN_RSS_KB ] ||
 		fails+=("btf-min: peak RSS ${rc_m#* } KiB, over $BTF_MIN_RSS_KB")
 	btf_rss="; peak RSS --btf: btf-min ${rc_m#* } KiB, whole BTF ${rc_v#* } KiB"
+	if [ "${K_ARCH[$k]}" = arm64 ] && [ "$(uname -m)" = x86_64 ]; then
+		[ "$(cat "$OUT/$k/btf-min-own.rc")" = 2 ] &&
+			grep -q "is an arm64 kernel's BTF" "$OUT/$k/btf-min-own.err" ||
+			fails+=("btf-min without --object on an arm64 BTF: exit $(cat "$OUT/$k/btf-min-own.rc"), '$(head -n 1 "$OUT/$k/btf-min-own.err")'")
+	fi
 }
 
 # why a boot did not get to the end marker, or nothing
