@@ -210,6 +210,8 @@ void rec_end_encode(struct rbuf *b, const struct rec_header *h,
 		    const struct rec_end *e);
 int rec_end_decode(const void *p, size_t len, struct rec_end *e, char *msg,
 		   size_t msglen);
+/* rechdr.c's, for a 1.0 header (reclegacy.c): pcptop 0.1.0's array order */
+void rec_legacy_maps(struct rec_header *h);
 /* "bonnie++ -d /tmp -s 256" into buf, arguments with blanks quoted */
 void rec_argv_join(int argc, char *const *argv, char *buf, size_t len);
 
