@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Gathering the kernel's facts for the attach plan (kernel_facts.h). The
+ * BTF is parsed once here and freed before libbpf parses it for the load:
+ * the two are never in memory together.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "kallsyms.h"
+#include "kernel_facts.h"
+
+#define KALLSYMS_PATH "/proc/kallsyms"
+/* libbpf attaches kprobes through this PMU; absent without CONFIG_KPROBES */
+#define KPROBE_PMU_PATH "/sys/bus/event_source/devices/kprobe/type"
+/* btf_trace_<tp> prototypes carry a leading void *__data */
+#define TP_PROTO_EXTRA_ARGS 1
+#define CAP_BPF_BIT 39
+#define CAP_PERFMON_BIT 38
+
+bool kernel_bpf_allowed(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+	bool bpf, perfmon, sys_admin;
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	sys_admin = data[0].effective & (1U << CAP_SYS_ADMIN);
+	bpf = data[1].effective & (1U << (CAP_BPF_BIT - 32));
+	perfmon = data[1].effective & (1U << (CAP_PERFMON_BIT - 32));
+	return sys_admin || (bpf && perfmon);
+}
+
+static int tp_nargs(const struct btf *btf, const char *tp)
+{
+	char name[96];
+	const struct btf_type *t;
+	int id;
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return -ENOENT;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	if (!t || !btf_is_ptr(t))
+		return -EINVAL;
+	t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_func_proto(t))
+		return -EINVAL;
+	return btf_vlen(t) - TP_PROTO_EXTRA_ARGS;
+}
+
+static bool btf_has_func(const struct btf *btf, const char *fn)
+{
+	return btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) > 0;
+}
+
+static bool btf_has_member(const struct btf *btf, const char *st,
+			   const char *member)
+{
+	const struct btf_member *m;
+	const struct btf_type *t;
+	int id, i;
+
+	id = btf__find_by_name_kind(btf, st, BTF_KIND_STRUCT);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	if (!t)
+		return false;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), member))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the kernel loads and attaches an fentry program on fn, tried
+ * with a two-instruction program before the object is loaded: a refusal
+ * found by the whole load costs libbpf a second parse of vmlinux BTF and
+ * a second verification, a third of pcptop's start-up here (fentry is
+ * refused with EPERM on these machines, ENOTSUPP at attach on arm64
+ * before v6.4). 0, or the -errno the kernel gave.
+ */
+static int fentry_works(const struct btf *btf, const char *fn)
+{
+	const struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_TRACE_FENTRY);
+	int id, prog, link, err = 0;
+
+	id = fn ? btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) : -ENOENT;
+	if (id < 0)
+		return id;
+	opts.attach_btf_id = id;
+	prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "pcptop_probe", "GPL", ret0,
+			     sizeof(ret0) / sizeof(ret0[0]), &opts);
+	if (prog < 0)
+		return -errno;
+	link = bpf_link_create(prog, 0, BPF_TRACE_FENTRY, NULL);
+	if (link < 0)
+		err = -errno;
+	else
+		close(link);
+	close(prog);
+	return err;
+}
+
+int kernel_facts_gather(struct attach *a, const struct attach_opts *o,
+			struct kernel_facts *kf)
+{
+	unsigned long long addrs[NR_PROBES];
+	struct btf *btf;
+	int id, k, err;
+
+	kf->kernel_btf = !access(VMLINUX_BTF_PATH, R_OK);
+	if (o->btf_path) {
+		btf = btf__parse(o->btf_path, NULL);
+		if (!btf) {
+			err = -errno;
+			snprintf(
+				a->error, sizeof(a->error),
+				"cannot read BTF from %s (%s): give the BTF of this very kernel (docs/FIELD.md says how to make one)",
+				o->btf_path, strerror(-err));
+			return err;
+		}
+		snprintf(a->btf_source, sizeof(a->btf_source), "%s (--btf)",
+			 o->btf_path);
+	} else {
+		btf = btf__load_vmlinux_btf();
+		if (!btf) {
+			err = -errno;
+			snprintf(
+				a->error, sizeof(a->error),
+				"no kernel BTF (%s: %s): use --btf FILE with this kernel's BTF (docs/FIELD.md), or a kernel with CONFIG_DEBUG_INFO_BTF=y",
+				VMLINUX_BTF_PATH,
+				/* libbpf's "not found" */
+				err == -ESRCH ? "not found" : strerror(-err));
+			return err;
+		}
+		snprintf(a->btf_source, sizeof(a->btf_source), "%s",
+			 kf->kernel_btf ? VMLINUX_BTF_PATH : "found by libbpf");
+	}
+	a->raw_tp = !kf->kernel_btf;
+
+	for (id = 0; id < NR_PROBES; id++) {
+		const struct probe_desc *d = &probe_table[id];
+
+		/* the first name this kernel knows, else the oldest */
+		kf->fn[id] = d->fns[0];
+		for (k = 0; k < PROBE_MAX_FNS && d->fns[k]; k++) {
+			kf->fn[id] = d->fns[k];
+			if (btf_has_func(btf, d->fns[k]))
+				break;
+		}
+		kf->in_btf[id] = kf->fn[id] && btf_has_func(btf, kf->fn[id]);
+		kf->tp_nargs[id] = d->tp ? tp_nargs(btf, d->tp) : -ENOENT;
+		kf->tp_exit_nargs[id] = d->tp_exit ? tp_nargs(btf, d->tp_exit) :
+						     -ENOENT;
+	}
+	kf->pcp_free_count = btf_has_member(btf, "per_cpu_pages", "free_count");
+	/* 6.1's pageset: free_high frees it whole, whatever the scale */
+	a->free_high_uncapped =
+		btf_has_member(btf, "per_cpu_pages", "free_factor");
+	kallsyms_lookup_many(KALLSYMS_PATH, kf->fn, NR_PROBES, addrs);
+	for (id = 0; id < NR_PROBES; id++)
+		kf->in_kallsyms[id] = kf->fn[id] && addrs[id] != 0;
+	kf->kprobe_pmu = !access(KPROBE_PMU_PATH, R_OK);
+	/* fentry attaches through the kernel's own BTF, which --btf is not */
+	kf->fentry_err = !kf->kernel_btf ?
+				 -ENOENT :
+			 kf->in_btf[PROBE_BULK_FREE] ?
+				 fentry_works(btf, kf->fn[PROBE_BULK_FREE]) :
+				 -ENOENT;
+	/* parsed once here; freed before libbpf parses it for the load */
+	btf__free(btf);
+	return 0;
+}
