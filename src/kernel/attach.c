@@ -303,16 +303,21 @@ fail:
 	return err;
 }
 
-static void note_fallback(struct attach *a, enum probe_mode failed, int err)
+static void note_fallback(struct attach *a, const struct attach_opts *o,
+			  enum probe_mode failed, int err)
 {
 	char list[ATTACH_MSG_LEN] = "";
 	size_t n = 0;
 	int id;
 
-	for (id = 0; id < NR_PROBES && n < sizeof(list); id++)
+	for (id = 0; id < NR_PROBES && n < sizeof(list); id++) {
+		/* --latency's probes, not asked for: nothing fell back */
+		if (probe_table[id].opt_in && !o->latency)
+			continue;
 		n += snprintf(list + n, sizeof(list) - n, "%s%s=%s",
 			      n ? ", " : "", probe_table[id].name,
 			      probe_mode_name(a->probes[id].mode));
+	}
 	snprintf(a->fallback, sizeof(a->fallback),
 		 "%s refused (%s): falling back to %s", probe_mode_name(failed),
 		 errname(err), list);
@@ -422,7 +427,7 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 		return err;
 	}
 	if (first_err)
-		note_fallback(a, first_failed, first_err);
+		note_fallback(a, o, first_failed, first_err);
 	return 0;
 }
 
