@@ -50,18 +50,48 @@ double figure_lat_mean(const struct figure_lat *l)
 	return figures_ratio(l->sum_ns, l->h.samples);
 }
 
+/*
+ * Every counter, in total and by migratetype, in one pass over the keys
+ * of the selection: a pass per counter and migratetype made reading a
+ * long recording of many CPUs (or a fuzzer's header asking for thousands)
+ * the slowest part of report.
+ */
+static void sum_counters(const struct snapshot *s, int cpu, int zone,
+			 struct figures *f)
+{
+	const struct pcptop_counter_val *v;
+	int c, z, o, m, i;
+
+	for (c = 0; c < s->nr_cpus; c++) {
+		if (cpu != SNAP_ALL && cpu != c)
+			continue;
+		for (z = 0; z < PCPTOP_MAX_ZONES; z++) {
+			if (zone != SNAP_ALL && zone != z)
+				continue;
+			for (o = 0; o < PCPTOP_ORDER_SLOTS; o++)
+				for (m = 0; m < PCPTOP_MT_SLOTS; m++) {
+					v = &s->counters
+						     [(size_t)c *
+							      PCPTOP_NR_COUNTER_KEYS +
+						      pcptop_counter_key(z, o,
+									 m)];
+					for (i = 0; i < NR_PCPTOP_COUNTERS;
+					     i++) {
+						f->cnt[i] += v->c[i];
+						f->mt_cnt[m][i] += v->c[i];
+					}
+				}
+		}
+	}
+}
+
 void figures_compute(const struct snapshot *s, int cpu, int zone,
 		     struct figures *f)
 {
-	int i, m, d, p, o;
+	int i, d, p, o;
 
 	memset(f, 0, sizeof(*f));
-	for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
-		f->cnt[i] = snap_counter(s, cpu, zone, i);
-	for (m = 0; m < PCPTOP_MT_SLOTS; m++)
-		for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
-			f->mt_cnt[m][i] =
-				snap_counter_at(s, cpu, zone, SNAP_ALL, m, i);
+	sum_counters(s, cpu, zone, f);
 	f->pcp = s->pcp;
 	/* latency has no zone: every zone's selection shows it whole */
 	for (d = 0; d < NR_LAT_DIRS; d++)
