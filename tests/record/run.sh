@@ -295,7 +295,19 @@ progs_settled() {
 	done
 	echo "$n"
 }
+# every BPF link on the system: pcptop's are the ones that come and go
+all_links() { bpftool link list 2>/dev/null | grep -cE '^[0-9]+: '; }
+links_settled() {
+	local n
+	for _ in $(seq 1 30); do
+		n=$(all_links)
+		[ "$n" = "$links_before" ] && break
+		sleep 0.1
+	done
+	echo "$n"
+}
 progs_before=$(pcptop_progs)
+links_before=$(all_links)
 echo precious >target
 ln -sf target link.data
 run out err "$PABS" record -o link.data -- true
@@ -333,6 +345,22 @@ t_eq "after kill -9 the recording reads" "$?" 0
 t_cmp "  its whole intervals are all there" "$(jq .intervals "$TMP/k9.json")" -ge 5
 t_eq "  and it says it has no end chunk" "$(jq -r .warning "$TMP/k9.json")" "no end chunk"
 t_eq "kill -9 leaves no pcptop program loaded" "$(progs_settled)" "$progs_before"
+t_eq "  and no BPF link" "$(links_settled)" "$links_before"
+# the other commands that stay attached: kill -9 once they are
+for cmd in "stat -i 1" "top -b -d 1"; do
+	# shellcheck disable=SC2086
+	"$PABS" $cmd >/dev/null 2>&1 &
+	rpid=$!
+	for _ in $(seq 1 50); do
+		[ "$(pcptop_progs)" != "$progs_before" ] && break
+		sleep 0.1
+	done
+	t_cmp "$cmd: attached" "$(all_links)" -gt "$links_before"
+	kill -9 "$rpid"
+	wait "$rpid" 2>/dev/null
+	t_eq "  kill -9: no pcptop program left" "$(progs_settled)" "$progs_before"
+	t_eq "  and no BPF link" "$(links_settled)" "$links_before"
+done
 for s in INT TERM HUP; do
 	"$PABS" record -q -i 0.2 -o "$TMP/sig.data" -- sleep 30 2>/dev/null &
 	rpid=$!
@@ -343,9 +371,11 @@ for s in INT TERM HUP; do
 	t_cmp "SIG$s ends record (exit $rc: the command's 128+N)" "$rc" -gt 128
 	t_eq "  the recording is complete" "$("$PABS" report --json "$TMP/sig.data" 2>/dev/null | jq .complete)" true
 	t_eq "  no program left" "$(progs_settled)" "$progs_before"
+	t_eq "  no link left" "$(links_settled)" "$links_before"
 done
 "$PABS" stat -i 0.2 2>/dev/null | head -n 1 >/dev/null
 t_eq "stat | head -n 1: stat ends on the closed pipe (exit 0)" "${PIPESTATUS[0]}" 0
 t_eq "  no program left" "$(progs_settled)" "$progs_before"
+t_eq "  no link left" "$(links_settled)" "$links_before"
 
 t_summary
