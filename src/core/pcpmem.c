@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "pcpmem.h"
@@ -42,7 +43,13 @@ void pcpmem_from_zoneinfo(const struct zoneinfo *zi, struct pcpmem *m)
 		z = zone_slot(m, zp->name);
 		if (!z)
 			continue;
-		if (zp->managed < 0 || z->managed == PCPMEM_ABSENT)
+		/*
+		 * Zones of one name on several nodes add up; a sum past
+		 * INT64_MAX is no real zone (the fuzzer gave two DMA zones of
+		 * LONG_MAX pages): unknown, as for a zone that prints none.
+		 */
+		if (zp->managed < 0 || z->managed == PCPMEM_ABSENT ||
+		    zp->managed > INT64_MAX - z->managed)
 			z->managed = PCPMEM_ABSENT;
 		else
 			z->managed += zp->managed;
