@@ -16,6 +16,10 @@ B=${PCPTOP_BUILD:-build}
 total_pass=0
 total_fail=0
 failed_suites=()
+# every failing check again at the end: CI shows the head and the tail of
+# a long log, and a failure in the middle must reach the tail
+fail_lines=$(mktemp)
+trap 'rm -f "$fail_lines"' EXIT
 for s in "${suites[@]}"; do
 	case "$s" in
 	unit) cmd=("$B/unit_tests") ;;
@@ -41,6 +45,8 @@ for s in "${suites[@]}"; do
 	"${cmd[@]}" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+	grep -E '(^|[^A-Za-z_])FAIL([^A-Za-z_]|$)' "$out" | cut -c 1-400 |
+		sed "s/^/  $s: /" >>"$fail_lines"
 	rm -f "$out"
 	p=$(echo "$line" | awk '{ print $1 }')
 	f=$(echo "$line" | awk '{ print $3 }')
@@ -56,6 +62,10 @@ for s in "${suites[@]}"; do
 	total_fail=$((total_fail + f))
 	[ "$f" -ne 0 ] && failed_suites+=("$s")
 done
-[ ${#failed_suites[@]} -gt 0 ] && echo "failing suites: ${failed_suites[*]}"
+if [ ${#failed_suites[@]} -gt 0 ]; then
+	echo "failing checks:"
+	cat "$fail_lines"
+	echo "failing suites: ${failed_suites[*]}"
+fi
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

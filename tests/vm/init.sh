@@ -55,10 +55,11 @@ board_checks() {
 	pcptop info >/dev/null 2>/tmp/nobtf.err
 	echo "VMTEST:nobtf_rc:$?"
 	say nobtf_err </tmp/nobtf.err
-	churn -m 64 -n 2 -s 3 >/dev/null 2>&1 &
-	pcptop stat -i 2 -c 1 --json --btf /tmp/vmlinux.btf >/tmp/btf.json 2>/tmp/btf.err
+	pcptop stat -i 2 -c 1 --json --btf /tmp/vmlinux.btf >/tmp/btf.json 2>/tmp/btf.err &
+	spid=$!
+	churn_while $spid
+	wait $spid
 	echo "VMTEST:btfstat_rc:$?"
-	wait
 	say btfstat </tmp/btf.json
 	say btfstat_err </tmp/btf.err
 	pcptop info --mode fentry --btf /tmp/vmlinux.btf >/dev/null 2>/tmp/btffe.err
@@ -66,11 +67,10 @@ board_checks() {
 	say btf_fentry_err </tmp/btffe.err
 	# the same stat with the whole BTF and with pcptop btf-min's (made on
 	# the host from this kernel's BTF), each with its peak RSS
-	# the interval holds one whole churn, its unmaps' bulk frees included
 	for b in vmlinux:/tmp/vmlinux.btf min:/pcptop.btf; do
 		pcptop stat -i 8 -c 1 --json --btf "${b#*:}" >/tmp/b.json 2>/tmp/b.err &
 		spid=$!
-		(sleep 3; churn -m 64 -n 1 >/dev/null 2>&1) &
+		churn_while $spid &
 		# not in $(...): a subshell cannot wait for its parent's child
 		peak_rss $spid >/tmp/rss
 		echo "VMTEST:btfrss_rc:${b%%:*} $(cat /tmp/rss)"
@@ -79,6 +79,15 @@ board_checks() {
 		say "btfrss_err:${b%%:*}" </tmp/b.err
 	done
 	umount /sys/kernel/btf
+}
+
+# churn_while PID: churn until PID ends, so that its interval sees whole
+# churns however long it takes to attach (about 2 s with a whole BTF
+# under TCG here, longer on a loaded host: a fixed sleep missed them)
+churn_while() {
+	while kill -0 "$1" 2>/dev/null; do
+		churn -m 64 -n 1 >/dev/null 2>&1
+	done
 }
 
 # peak_rss PID: waits for it; prints its exit status and VmHWM in KiB, the
