@@ -327,11 +327,14 @@ test: deps-all
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		PCPTOP_BUILD=$(OUTPUT) tests/run-all.sh unit live record
 else
+# every core for the builds: make test's budget is wall time (-j2 here:
+# 70 s of building down to 41)
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 test: deps-all
-	$(Q)$(MAKE) --no-print-directory WERROR=1 all $(OUTPUT)/unit_tests
-	$(Q)$(MAKE) --no-print-directory WERROR=1 vm-builds
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) WERROR=1 all $(OUTPUT)/unit_tests
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) WERROR=1 vm-builds
 	$(Q)$(MAKE) --no-print-directory deb
-	$(Q)$(MAKE) --no-print-directory $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_HARNESSES))
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_HARNESSES))
 	$(Q)tests/run-all.sh
 endif
 
