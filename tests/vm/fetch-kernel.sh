@@ -23,6 +23,7 @@
 #   debs/<pkg>_<ver>_<arch>.deb    downloaded package
 #   <pkg>_<ver>_<arch>/            unpacked package (boot/vmlinuz-*, boot/config-*)
 #   btf/<pkg>_<ver>_<arch>.btf     raw BTF blob cut out of the kernel image
+#   resolved/<hash>                newest package for a pattern, per state of the apt lists
 #
 # Only stdout carries the result; progress goes to stderr.  Needs root for
 # dpkg --add-architecture / apt-get update when a foreign arch is requested.
@@ -113,9 +114,26 @@ resolve() {
 	echo "$best $bestv"
 }
 
-if ! res=$(resolve); then
-	apt_update
-	res=$(resolve) || die "no package matching '$pattern' for $arch"
+# Resolving reads every matching package's record (3.5 s, under the lock
+# above); the answer changes only when the package lists do, so it is kept
+# per state of the lists.
+memo_file() {
+	local lists
+	lists=$(stat -c '%n %Y %s' /var/lib/apt/lists/*_Packages* 2>/dev/null)
+	echo "$CACHE/resolved/$(printf '%s\n' "$pattern" "$arch" "$lists" |
+		md5sum | cut -c1-32)"
+}
+memo=$(memo_file)
+if [ -s "$memo" ]; then
+	res=$(cat "$memo")
+else
+	if ! res=$(resolve); then
+		apt_update
+		res=$(resolve) || die "no package matching '$pattern' for $arch"
+		memo=$(memo_file)
+	fi
+	mkdir -p "$CACHE/resolved"
+	echo "$res" >"$memo"
 fi
 pkg=${res%% *}
 ver=${res#* }
