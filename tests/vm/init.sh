@@ -68,7 +68,7 @@ board_checks() {
 	# the same stat with the whole BTF and with pcptop btf-min's (made on
 	# the host from this kernel's BTF), each with its peak RSS
 	for b in vmlinux:/tmp/vmlinux.btf min:/pcptop.btf; do
-		pcptop stat -i 8 -c 1 --json --btf "${b#*:}" >/tmp/b.json 2>/tmp/b.err &
+		pcptop stat -i 3 -c 1 --json --btf "${b#*:}" >/tmp/b.json 2>/tmp/b.err &
 		spid=$!
 		churn_while $spid &
 		# not in $(...): a subshell cannot wait for its parent's child
