@@ -230,23 +230,33 @@ misses() {
 	echo $m
 }
 
+# at NAME: the guest's uptime as phase NAME starts (where a
+# boot's time goes, read off the console)
+at() {
+	echo "ORACLE:load:at:$1 $(cut -d' ' -f1 /proc/uptime)"
+}
+
 # the workload: every PCP path, phase by phase
 load() {
 	cpus=$(grep -c ^processor /proc/cpuinfo)
+	at churn+tcp
 	# order-0 churn with loopback TCP beside it: softirq and interrupt
 	# load during the churn, order-3 skb fragments freed in bursts
 	churn -m 64 -n 3 2>&1 | sed 's/^/ORACLE:load:churn:/' &
 	cp=$!
 	tcpstream -s "${ORACLE_TCP_S:-3}" -j 2 2>&1 | sed 's/^/ORACLE:load:tcpstream:/'
 	wait $cp
+	at pipes
 	# order-2 pipe_buffer arrays, freed a round at a time
 	pipes -p 64 -n 20 2>&1 | sed 's/^/ORACLE:load:pipes:/'
+	at tmpfs
 	# the report that started it all: a 100 MiB tmpfs write and delete
 	dd if=/dev/zero of=/tmp/oracle.fill bs=1M count=100 2>/dev/null
 	rm -f /tmp/oracle.fill
 	echo "ORACLE:load:tmpfs:100 MiB written and deleted"
 	echo 3 >/proc/sys/vm/drop_caches
 	echo 1 >/proc/sys/vm/compact_memory
+	at hotplug
 	# a CPU going away has its pagesets drained by another CPU
 	c=1
 	while [ $c -lt "$cpus" ]; do
@@ -264,9 +274,12 @@ load() {
 	# reclaim run (drain_all_pages on a failed attempt)
 	avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo)
 	mib=$((avail * 85 / 100 / 1024))
+	at pressure
 	churn -m "$mib" -n 1 2>&1 | sed "s/^/ORACLE:load:pressure $mib MiB:/"
 	# idle: vmstat's decay_pcp_high runs about once a second
+	at idle
 	sleep 3
+	at end
 	echo "ORACLE:load:done:cpus $cpus"
 }
 
@@ -285,17 +298,21 @@ run)
 	case " $* " in *" --latency "*) export ORACLE_LATENCY=1 ;; esac
 	# Everything goes to files first and to the console at the end: a
 	# kernel message printed mid-line would cut a snapshot line.
+	at setup >$TMPD/at.out
 	setup >$TMPD/setup.out || { cat $TMPD/setup.out; exit 0; }
+	at attach >>$TMPD/at.out
 	snap A0 >$TMPD/A0.out
 	pcptop record -q -i 600 -o $TMPD/o.data "$@" -- \
 		sh /bin/oracle-guest.sh inner 2>$TMPD/record.err
 	rc=$?
+	at report >>$TMPD/at.out
 	snap A3 >$TMPD/A3.out
 	[ "$(cat $T/current_tracer 2>/dev/null)" = irqsoff ] &&
 		echo nop >$T/current_tracer
 	pcptop report --json $TMPD/o.data 2>$TMPD/report.err |
 		sed 's/^/ORACLE:report:/' >$TMPD/report.out
-	cat $TMPD/setup.out $TMPD/load.out $TMPD/A0.out $TMPD/A1.out \
+	at end >>$TMPD/at.out
+	cat $TMPD/at.out $TMPD/setup.out $TMPD/load.out $TMPD/A0.out $TMPD/A1.out \
 		$TMPD/A2.out $TMPD/A3.out $TMPD/report.out 2>/dev/null
 	echo "ORACLE:record_rc:$rc"
 	sed 's/^/ORACLE:record_err:/' $TMPD/record.err

@@ -40,6 +40,7 @@ board_checks() {
 	# the live view on this serial console: the initramfs has no terminfo,
 	# so linux, vt100 and xterm-256color come from pcptop's built-in entries
 	# and dumb falls back to text frames (the host checks the console log)
+	phase top
 	for t in linux vt100 xterm-256color dumb; do
 		echo "VMTEST:top_begin:$t"
 		TERM=$t LINES=30 COLUMNS=100 pcptop top -d 0.5 -n 2 2>/tmp/top.err
@@ -50,23 +51,19 @@ board_checks() {
 	# a board's kernel without /sys/kernel/btf/vmlinux: the BTF copied to a
 	# file, the sysfs one hidden under an empty tmpfs; pcptop must say to use
 	# --btf, run kprobes and raw tracepoints with it, and refuse fentry
+	phase btf
 	cp /sys/kernel/btf/vmlinux /tmp/vmlinux.btf
 	mount -t tmpfs none /sys/kernel/btf
 	pcptop info >/dev/null 2>/tmp/nobtf.err
 	echo "VMTEST:nobtf_rc:$?"
 	say nobtf_err </tmp/nobtf.err
-	pcptop stat -i 2 -c 1 --json --btf /tmp/vmlinux.btf >/tmp/btf.json 2>/tmp/btf.err &
-	spid=$!
-	churn_while $spid
-	wait $spid
-	echo "VMTEST:btfstat_rc:$?"
-	say btfstat </tmp/btf.json
-	say btfstat_err </tmp/btf.err
 	pcptop info --mode fentry --btf /tmp/vmlinux.btf >/dev/null 2>/tmp/btffe.err
 	echo "VMTEST:btf_fentry_rc:$?"
 	say btf_fentry_err </tmp/btffe.err
-	# the same stat with the whole BTF and with pcptop btf-min's (made on
-	# the host from this kernel's BTF), each with its peak RSS
+	# stat with the whole BTF (its modes and pages checked) and with
+	# pcptop btf-min's (made on the host from this kernel's BTF), each
+	# with its peak RSS
+	phase btf-rss
 	for b in vmlinux:/tmp/vmlinux.btf min:/pcptop.btf; do
 		pcptop stat -i 3 -c 1 --json --btf "${b#*:}" >/tmp/b.json 2>/tmp/b.err &
 		spid=$!
@@ -103,12 +100,19 @@ peak_rss() {
 	echo "$? $hwm"
 }
 
+# phase NAME: the guest's uptime as NAME starts; the host writes how long
+# each phase took to $OUT/KERNEL/phases (where a boot's time goes)
+phase() {
+	echo "VMTEST:phase:$1 $(cut -d' ' -f1 /proc/uptime)"
+}
+
 say() {
 	# prefix every line so the host can pick it out of kernel noise
 	sed "s/^/VMTEST:$1:/"
 }
 
 finish() {
+	phase end
 	echo "VMTEST:end:done"
 	sync
 	poweroff -f
@@ -145,6 +149,7 @@ else
 fi
 echo "VMTEST:pagesize:$(sed -n 's/^KernelPageSize: *//p' /proc/self/smaps | head -n 1)"
 
+phase info
 pcptop info --json >/tmp/info.json 2>/tmp/info.err
 echo "VMTEST:info_rc:$?"
 say info </tmp/info.json
@@ -153,6 +158,7 @@ say info_err </tmp/info.err
 # stat's own JSON in the probe modes this kernel gets, with BPF statistics
 # on: its self.programs say how often each hook ran against the pages
 # counted, which is how the host tells a per-page hook from a per-batch one
+phase stat
 stats_old=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo 0)
 echo 1 >/proc/sys/kernel/bpf_stats_enabled 2>/dev/null
 pcptop stat -i 600 -c 1 --json >/tmp/stat.json 2>/tmp/stat.err &
@@ -176,6 +182,7 @@ say stat_err </tmp/stat.err
 # the figures over a workload that drives every PCP path, beside the
 # kernel's own counts of the same window (tests/oracle/guest.sh; the
 # host compares them in tests/oracle/check.sh)
+phase oracle
 sh /bin/oracle-guest.sh run --cross-check --latency
 
 # the boards of the matrix (smp 1) also check what a board needs

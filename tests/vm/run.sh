@@ -305,12 +305,13 @@ check_top() {
 # probes are kprobes and tracepoints raw, and pages are counted; fentry is
 # refused with the reason. Adds to the caller's fails.
 check_btf() {
-	local logf=$1 js
+	local logf=$1 js rc
 	[ "$(tagged "$logf" nobtf_rc)" = 2 ] && grep -q -- '--btf FILE' <<<"$(tagged "$logf" nobtf_err)" ||
 		fails+=("no sysfs BTF: info exit $(tagged "$logf" nobtf_rc), '$(tagged "$logf" nobtf_err | head -n 1)'")
-	js=$(tagged "$logf" btfstat)
-	if [ "$(tagged "$logf" btfstat_rc)" != 0 ] || ! jq -e . >/dev/null 2>&1 <<<"$js"; then
-		fails+=("--btf: stat exit $(tagged "$logf" btfstat_rc), $(tagged "$logf" btfstat_err | head -n 1)")
+	js=$(tagged "$logf" btfrss_json:vmlinux)
+	rc=$(tagged "$logf" btfrss_rc | sed -n 's/^vmlinux \([^ ]*\).*/\1/p')
+	if [ "$rc" != 0 ] || ! jq -e . >/dev/null 2>&1 <<<"$js"; then
+		fails+=("--btf: stat exit '$rc', $(tagged "$logf" btfrss_err:vmlinux | head -n 1)")
 	else
 		[ "$(jq -r .modes.bulk_free <<<"$js")" = kprobe ] ||
 			fails+=("--btf: bulk_free is $(jq -r .modes.bulk_free <<<"$js"), expected kprobe")
@@ -564,6 +565,9 @@ run_kernel() {
 		fi
 		break
 	done
+	# guest seconds per phase of init.sh, "boot" up to its first
+	tagged "$logf" phase | awk '{ printf "%s %.1f\n", prev ? prev : "boot", $2 - t; prev = $1; t = $2 }' \
+		>"$OUT/$k/phases"
 	if [ -n "$why" ]; then
 		line="FAIL ($why; console log $logf)"
 	elif line=$(check_results "$k" "$logf"); then
