@@ -200,6 +200,16 @@ check_count() {
 	     [ $((inner - got)) -le $((MISSES * MISS_SPAN)) ]; then
 		# the kernel's own count of the probe runs it skipped explains it
 		pass "$fig" "$got" "$k" "short by $((inner - got)): $MISSES probe runs the kernel skipped (recursion_misses), at most $MISS_SPAN each${note:+; $note}"
+	elif [ -n "${IN_FLIGHT_SPAN:-}" ] && [ "$got" -lt "$inner" ] &&
+	     [ $((inner - got)) -le $(((CPUS - 1) * IN_FLIGHT_SPAN)) ]; then
+		# The kernel counts this at the call's entry, pcptop at its exit.
+		# Under -icount one vCPU can run for a whole timer slice while
+		# another waits inside a call: A2 taken, the command gone and
+		# pcptop's last read done before that call returns (seen once,
+		# s6 in a trial of -icount sleep=off: a bulk free of 101 entered
+		# before A2, 1 call and 101 of count_arg short; its pages,
+		# counted at exit, equal).
+		pass "$fig" "$got" "$k" "short by $((inner - got)): calls in flight as the window closed, one per other CPU at most ($((CPUS - 1)) x $IN_FLIGHT_SPAN), counted at entry by the kernel and at exit by pcptop${note:+; $note}"
 	else
 		fail "$fig" "$got" "$k" "outside the window's bracket${note:+; $note}"
 	fi
@@ -355,6 +365,9 @@ t=.totals
 MISSES=$(pj "$t.recursion_misses.count")
 [[ "$MISSES" =~ ^[0-9]+$ ]] || MISSES=0
 MISS_SPAN=1
+# CPUs of the guest: at most one call each in flight as a window closes
+CPUS=$(sed -n 's/^ORACLE:load:done:cpus //p' "$TMP/lines" | tail -n 1)
+[[ "$CPUS" =~ ^[1-9][0-9]*$ ]] || CPUS=1
 PAGE_SPAN=$(jq '[.totals.bulk_free.max // 0, .totals.refill.max // 0] | max' "$TMP/report.json")
 fn_mode bulk_free && bulk_fn=1 || bulk_fn=0
 
@@ -472,8 +485,8 @@ if have proc; then
 	P=proc
 	MISS_SPAN=$PAGE_SPAN check_count "bulk_free.pages (exact lines)" "$(pj "$t.bulk_free.pages")" $P bulk_pages
 	if [ $bulk_fn = 1 ]; then
-		check_count "bulk_free.calls (exact lines)" "$(pj "$t.bulk_free.calls")" $P bulk_calls
-		MISS_SPAN=$PAGE_SPAN check_count "bulk_free.count_arg (exact lines)" "$(pj "$t.bulk_free.count_arg")" $P bulk_count_arg
+		IN_FLIGHT_SPAN=1 check_count "bulk_free.calls (exact lines)" "$(pj "$t.bulk_free.calls")" $P bulk_calls
+		MISS_SPAN=$PAGE_SPAN IN_FLIGHT_SPAN=$PAGE_SPAN check_count "bulk_free.count_arg (exact lines)" "$(pj "$t.bulk_free.count_arg")" $P bulk_count_arg
 	fi
 	if fn_mode refill; then
 		check_count "refill.calls (exact lines)" "$(pj "$t.refill.calls")" $P refill_calls
@@ -484,7 +497,7 @@ if have proc; then
 		line "refill.pages: INFO (tracepoint mode's pages are percpu_refill events: order 0-3 pages of a pcp migratetype taken under zone->lock, rmqueue_buddy's in, __rmqueue_steal's out: $ti here, where rmqueue_bulk took $ri)"
 	fi
 	if fn_mode decay; then
-		check_count "decay.calls (exact lines)" "$(pj "$t.decay.calls")" $P decay_calls
+		IN_FLIGHT_SPAN=1 check_count "decay.calls (exact lines)" "$(pj "$t.decay.calls")" $P decay_calls
 		check_count decay.trims "$(pj "$t.decay.trims")" $P decay_lowered
 		check_count decay.frees "$(pj "$t.decay.frees")" $P decay_freeing
 		MISS_SPAN=$PAGE_SPAN check_count decay.pages "$(pj "$t.decay.pages")" $P decay_pages
