@@ -347,6 +347,14 @@ check_times() {
 		# pcptop's fentry/fexit window sits inside its window
 		share=$(inside_share "$TMP/p" "$TMP/k")
 		what="$what; $(pct "$share") % at or below the fprobe-timed call holding them (its handlers run outside fentry/fexit), >= $(pct "$TIME_MATCH_MIN") % needed"
+	elif [ "${UNSEEN_WAITS:-0}" -gt 0 ] && ! awk -v s="$within" -v m="$need" 'BEGIN { exit !(s >= m) }'; then
+		# a waiter spinning on the pending bit fires no
+		# lock:contention_begin, so its spin stays in pcptop's hold
+		# (not in its interrupts-off time, which holds the wait too):
+		# at most one call each of the waits the kernel saw and pcptop
+		# did not (s3: 98.8 % with 40 of them, 20 calls 2 buckets up)
+		need=$(awk -v m="$need" -v u="$UNSEEN_WAITS" -v n="$n_k" 'BEGIN { printf "%.4f", m - u / n }')
+		what="$what; $UNSEEN_WAITS waits the kernel counted and lock:contention_begin did not report (their spin is in pcptop's hold), so >= $(pct "$need") % needed"
 	else
 		what="$what, >= $(pct "$TIME_MATCH_MIN") % needed"
 	fi
@@ -554,13 +562,16 @@ if have proc; then
 			awk '$2 == "proc" && $4 == "lock_hold_refill_ns_log2" { $4 = "lock_hold_bulk_ns_log2" } { print }' \
 				"$TMP/snaps" >"$TMP/snaps2" && mv "$TMP/snaps2" "$TMP/snaps"
 		fi
-		check_times match lock_hold_ns lock_hold_ns $P lock_hold_bulk_ns_log2
+		read -r wi wo <<<"$(window $P contended)"
+		pw=$(pj "$t.lock_wait_ns.waits")
+		[[ "$pw" =~ ^[0-9]+$ ]] || pw=0
+		UNSEEN_WAITS=$((wo > pw ? wo - pw : 0)) \
+			check_times match lock_hold_ns lock_hold_ns $P lock_hold_bulk_ns_log2
 		if fn_mode refill; then
 			skip irqs_off_ns "the instrumentation times interrupts off in bulk frees only, pcptop adds refills"
 		else
 			check_times match irqs_off_ns irqs_off_ns $P irqs_off_bulk_ns_log2
 		fi
-		read -r wi wo <<<"$(window $P contended)"
 		check_le lock_wait_ns.waits "$(pj "$t.lock_wait_ns.waits")" "$wo" \
 			"lock:contention_begin fires on queued waits only, a lone waiter spinning on the pending bit is not seen"
 	fi
