@@ -19,6 +19,7 @@
 #   ORACLE:misses:SNAP:N               recursion_misses of pcptop's programs
 #   ORACLE:report:JSON                 pcptop report --json of the window
 #   ORACLE:load:PHASE:...              what the workload did
+#   ORACLE:at:PHASE UPTIME             when a phase started (where time goes)
 #
 # ORACLE_TCP_S (environment, or on the kernel command line, which hands
 # it to init): seconds of loopback TCP (default 3).
@@ -233,7 +234,7 @@ misses() {
 # at NAME: the guest's uptime as phase NAME starts (where a
 # boot's time goes, read off the console)
 at() {
-	echo "ORACLE:load:at:$1 $(cut -d' ' -f1 /proc/uptime)"
+	echo "ORACLE:at:$1 $(cut -d' ' -f1 /proc/uptime)"
 }
 
 # the workload: every PCP path, phase by phase
