@@ -161,19 +161,19 @@ jq -r 'paths(scalars) as $p | getpath($p) as $v | select($v != null and $v != fa
 	 ($v | tostring)] | @tsv' "$TMP/report.json" >"$TMP/report.flat"
 jq -r '.probes[]? | "\(.name)\t\(.mode // "null")"' "$TMP/report.json" >"$TMP/report.modes"
 
+# tab_get FILE KEY: the value of KEY in FILE's "KEY<TAB>VALUE" lines;
+# fails when there is none
+tab_get() {
+	awk -F '\t' -v k="$2" '$1 == k { print $2; f = 1; exit } END { exit !f }' "$1"
+}
 pj() {
-	local path=${1//\"/} v
-	if [[ "$path" =~ ^(\.[A-Za-z0-9_]+|\[[0-9]+\])+$ ]] &&
-	   v=$(awk -F '\t' -v p="$path" '$1 == p { print $2; f = 1; exit } END { exit !f }' \
-		"$TMP/report.flat"); then
-		echo "$v"
-		return
-	fi
+	local path=${1//\"/}
+	[[ "$path" =~ ^(\.[A-Za-z0-9_]+|\[[0-9]+\])+$ ]] &&
+		tab_get "$TMP/report.flat" "$path" && return
 	jq -r "$1 // \"null\"" "$TMP/report.json"
 }
 mode_of() {
-	awk -F '\t' -v n="$1" '$1 == n { print $2; f = 1; exit } END { if (!f) print "null" }' \
-		"$TMP/report.modes"
+	tab_get "$TMP/report.modes" "$1" || echo null
 }
 fn_mode() {
 	case "$(mode_of "$1")" in fentry | kprobe) return 0 ;; esac
