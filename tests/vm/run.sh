@@ -311,13 +311,14 @@ check_top() {
 # probes are kprobes and tracepoints raw, and pages are counted; fentry is
 # refused with the reason. Adds to the caller's fails.
 check_btf() {
-	local logf=$1 js rc
+	local logf=$1 js rc_v
 	[ "$(tagged "$logf" nobtf_rc)" = 2 ] && grep -q -- '--btf FILE' <<<"$(tagged "$logf" nobtf_err)" ||
 		fails+=("no sysfs BTF: info exit $(tagged "$logf" nobtf_rc), '$(tagged "$logf" nobtf_err | head -n 1)'")
+	# the whole BTF's stat of the RSS pair: "EXIT PEAK_KIB" and its JSON
+	rc_v=$(tagged "$logf" btfrss_rc | sed -n 's/^vmlinux //p')
 	js=$(tagged "$logf" btfrss_json:vmlinux)
-	rc=$(tagged "$logf" btfrss_rc | sed -n 's/^vmlinux \([^ ]*\).*/\1/p')
-	if [ "$rc" != 0 ] || ! jq -e . >/dev/null 2>&1 <<<"$js"; then
-		fails+=("--btf: stat exit '$rc', $(tagged "$logf" btfrss_err:vmlinux | head -n 1)")
+	if [ "${rc_v%% *}" != 0 ] || ! jq -e . >/dev/null 2>&1 <<<"$js"; then
+		fails+=("--btf: stat exit '${rc_v%% *}', $(tagged "$logf" btfrss_err:vmlinux | head -n 1)")
 	else
 		[ "$(jq -r .modes.bulk_free <<<"$js")" = kprobe ] ||
 			fails+=("--btf: bulk_free is $(jq -r .modes.bulk_free <<<"$js"), expected kprobe")
@@ -327,18 +328,16 @@ check_btf() {
 	[ "$(tagged "$logf" btf_fentry_rc)" = 2 ] &&
 		grep -q 'no BTF of its own' <<<"$(tagged "$logf" btf_fentry_err)" ||
 		fails+=("--btf --mode fentry: exit $(tagged "$logf" btf_fentry_rc), '$(tagged "$logf" btf_fentry_err | head -n 1)'")
-	check_btf_min "$logf"
+	check_btf_min "$logf" "$rc_v" "$js"
 }
 
 # pcptop btf-min's BTF: the modes the whole BTF gives, pages counted, and
 # the peak RSS within issue 13's 8 MiB (the whole BTF is read twice by
 # libbpf 1.1: about 2 x its size, reported beside it)
 BTF_MIN_RSS_KB=8192
-check_btf_min() {
-	local logf=$1 rc_v rc_m js_v js_m
-	rc_v=$(tagged "$logf" btfrss_rc | sed -n 's/^vmlinux //p')
+check_btf_min() { # LOGF WHOLE_RC_LINE WHOLE_JSON
+	local logf=$1 rc_v=$2 js_v=$3 rc_m js_m
 	rc_m=$(tagged "$logf" btfrss_rc | sed -n 's/^min //p')
-	js_v=$(tagged "$logf" btfrss_json:vmlinux)
 	js_m=$(tagged "$logf" btfrss_json:min)
 	if [ "${rc_m%% *}" != 0 ] || ! jq -e . >/dev/null 2>&1 <<<"$js_m"; then
 		fails+=("btf-min: stat exit '${rc_m%% *}', $(tagged "$logf" btfrss_err:min | head -n 1)")
