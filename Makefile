@@ -93,10 +93,11 @@ OBJDIR := $(OUTPUT)/obj
 CORE_SRCS := $(wildcard src/core/*.c)
 KERNEL_SRCS := $(wildcard src/kernel/*.c)
 REC_SRCS := $(wildcard src/rec/*.c)
+VIEW_SRCS := $(wildcard src/view/*.c)
 REPORT_SRCS := $(wildcard src/report/*.c)
 LIVE_SRCS := $(wildcard src/live/*.c)
 TOP_SRCS := src/main.c src/cli.c
-SRCS := $(CORE_SRCS) $(KERNEL_SRCS) $(REC_SRCS) $(REPORT_SRCS) \
+SRCS := $(CORE_SRCS) $(KERNEL_SRCS) $(REC_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) \
 	$(LIVE_SRCS) $(TOP_SRCS)
 obj = $(patsubst src/%.c,$(OBJDIR)/%.o,$(1))
 OBJS := $(call obj,$(SRCS))
@@ -105,15 +106,16 @@ OBJS := $(call obj,$(SRCS))
 INC_core := -Isrc/core -Ibpf
 INC_kernel := $(INC_core) -Isrc/kernel -I$(OUTPUT)
 INC_rec := $(INC_core) -Isrc/rec
-INC_report := $(INC_rec) -Isrc/report -Isrc
+INC_view := $(INC_rec) -Isrc/view
+INC_report := $(INC_view) -Isrc/report -Isrc
 INC_live := $(INC_report) -Isrc/kernel -Isrc/live -I$(OUTPUT)
 INC_top := -Isrc -Isrc/core -Ibpf
 inc_of = $(INC_$(firstword $(subst /, ,$(patsubst src/%,%,$(dir $(1)))) top))
 # the folders that must not include libbpf or curses headers
-PURE_DIRS := src/core src/rec src/report
+PURE_DIRS := src/core src/rec src/view src/report
 
 # what the unit tests link: no libbpf, no curses
-PURE_SRCS := $(CORE_SRCS) $(REC_SRCS) $(REPORT_SRCS) src/cli.c \
+PURE_SRCS := $(CORE_SRCS) $(REC_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) src/cli.c \
 	src/kernel/attach_plan.c src/live/top_rows.c src/live/top_draw.c
 UNIT_TESTS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OBJDIR)/unit/%.o,$(UNIT_TESTS))

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "facts.h"
+#include "figures.h"
 
 void facts_init(struct facts *f)
 {
@@ -178,4 +179,21 @@ void facts_scale_line(const struct facts *f, char *buf, size_t len)
 		snprintf(buf, len, "scale %d (%s%s%s)%s%s", s->value,
 			 scale_source_name(s->source), where[0] ? ", " : "",
 			 where, s->note[0] ? "; " : "", s->note);
+}
+
+bool facts_latency(const struct facts *fa, int dir)
+{
+	enum probe_mode m =
+		facts_mode(fa, dir == LAT_ALLOC ? PROBE_ALLOC : PROBE_FREE);
+
+	return m == MODE_FENTRY || m == MODE_KPROBE;
+}
+
+void facts_observe_scale(struct facts *fa, const struct figures *f)
+{
+	const struct figure_hist *lb = &f->hist[HIST_SCALE_AT_LEAST];
+	const struct figure_hist *ex = &f->hist[HIST_SCALE_EXACT];
+
+	scale_observe(&fa->scale, (int)lb->max, lb->samples, (int)ex->max,
+		      ex->samples);
 }

@@ -107,4 +107,14 @@ unsigned long long facts_chunk_bound(const struct facts *f);
 /* "scale 5 (config, /proc/config.gz)": the first line of every view */
 void facts_scale_line(const struct facts *f, char *buf, size_t len);
 
+struct figures;
+/*
+ * What the probes proved of the scale in an interval (HIST_SCALE_*)
+ * feeds the one inference over the whole run.
+ */
+void facts_observe_scale(struct facts *fa, const struct figures *f);
+
+/* whether this run timed allocations or frees (--latency attached) */
+bool facts_latency(const struct facts *f, int dir);
+
 #endif /* PCPTOP_FACTS_H */

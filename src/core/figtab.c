@@ -483,3 +483,39 @@ bool fig_pages_estimated(const struct fig_desc *d, enum probe_mode mode)
 	return (unsigned int)mode < NR_PROBE_MODES &&
 	       (d->est_pages & PROBE_MODE_BIT(mode));
 }
+
+static const char *const order_names[PCPTOP_ORDER_SLOTS] = { "0", "1", "2", "3",
+							     "4+" };
+static const char *const path_names[NR_LAT_DIRS][NR_LAT_PATHS] = {
+	[LAT_ALLOC] = { "pcp", "refill" },
+	[LAT_FREE] = { "pcp", "flush" },
+};
+static const char *const mt_names[PCPTOP_MT_SLOTS] = { "Unmovable", "Movable",
+						       "Reclaimable", "CMA",
+						       "other" };
+
+const char *lat_order_name(int order_slot)
+{
+	return order_slot >= 0 && order_slot < PCPTOP_ORDER_SLOTS ?
+		       order_names[order_slot] :
+		       "?";
+}
+
+const char *lat_path_name(int dir, int path)
+{
+	return dir >= 0 && dir < NR_LAT_DIRS && path >= 0 &&
+			       path < NR_LAT_PATHS ?
+		       path_names[dir][path] :
+		       "?";
+}
+
+const char *lat_hist_key(int dir)
+{
+	return dir == LAT_ALLOC ? "alloc_ns" : "free_ns";
+}
+
+const char *mt_slot_name(int mt_slot)
+{
+	return mt_slot >= 0 && mt_slot < PCPTOP_MT_SLOTS ? mt_names[mt_slot] :
+							   "?";
+}

@@ -136,4 +136,13 @@ bool hist_measured(const struct hist_desc *h, enum probe_mode mode);
 bool fig_events_estimated(const struct fig_desc *d, enum probe_mode mode);
 bool fig_pages_estimated(const struct fig_desc *d, enum probe_mode mode);
 
+/* the slots' names: "0".."3", "4+" */
+const char *lat_order_name(int order_slot);
+/* "pcp" / "refill" for allocations, "pcp" / "flush" for frees */
+const char *lat_path_name(int dir, int path);
+/* "alloc_ns" / "free_ns" */
+const char *lat_hist_key(int dir);
+/* "Unmovable", "Movable", "Reclaimable", "CMA", "other" */
+const char *mt_slot_name(int mt_slot);
+
 #endif /* PCPTOP_FIGTAB_H */

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * log2 histogram math on the BPF side's slots. The text form follows
- * print_log2_hist() of libbpf-tools (trace_helpers.c), so output reads
- * like runqlat's.
+ * log2 histogram math on the BPF side's slots; view/text.c prints them as
+ * libbpf-tools' print_log2_hist() does.
  */
 #include <inttypes.h>
 #include <linux/types.h>
@@ -13,11 +12,6 @@
 
 #define U64_BITS 64
 #define PCT_MAX 100.0
-/* bar width and column widths of print_log2_hist() */
-#define HIST_STARS 40
-#define HIST_BOUND_WIDTH 10
-#define HIST_UNIT_WIDTH 19
-#define HIST_UNIT_INDENT 5
 
 uint64_t hist_slot_lo(int slot)
 {
@@ -118,33 +112,4 @@ void hist_sub(uint64_t *dst, const uint64_t *a, const uint64_t *b, int nr)
 
 	for (i = 0; i < nr; i++)
 		dst[i] = a[i] >= b[i] ? a[i] - b[i] : a[i];
-}
-
-static void print_stars(FILE *f, uint64_t val, uint64_t val_max, int width)
-{
-	int stars = (int)((double)val * width / (double)val_max), i;
-
-	for (i = 0; i < width; i++)
-		fputc(i < stars ? '*' : ' ', f);
-}
-
-void hist_print(FILE *f, const char *unit, const uint64_t *slots, int nr)
-{
-	int last = hist_last_slot(slots, nr), i;
-	uint64_t val_max = 0;
-
-	if (last < 0)
-		return;
-	for (i = 0; i <= last; i++)
-		if (slots[i] > val_max)
-			val_max = slots[i];
-	fprintf(f, "%*s%-*s : count    distribution\n", HIST_UNIT_INDENT, "",
-		HIST_UNIT_WIDTH, unit);
-	for (i = 0; i <= last; i++) {
-		fprintf(f, "%*" PRIu64 " -> %-*" PRIu64 " : %-8" PRIu64 " |",
-			HIST_BOUND_WIDTH, hist_slot_lo(i), HIST_BOUND_WIDTH,
-			hist_slot_hi(i), slots[i]);
-		print_stars(f, slots[i], val_max, HIST_STARS);
-		fputs("|\n", f);
-	}
 }

@@ -4,7 +4,6 @@
 #define PCPTOP_HIST_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 /* bounds of slot i: slot 0 is [0, 1], slot i is [2^i, 2^(i+1) - 1] */
 uint64_t hist_slot_lo(int slot);
@@ -26,11 +25,5 @@ uint64_t hist_percentile(const uint64_t *slots, int nr, double p);
 /* dst[i] += src[i]; dst[i] = a[i] - b[i] (wrapping counters stay sane) */
 void hist_add(uint64_t *dst, const uint64_t *src, int nr);
 void hist_sub(uint64_t *dst, const uint64_t *a, const uint64_t *b, int nr);
-
-/*
- * runqlat-style text: "lo -> hi : count |****|" for the non-empty range,
- * with a header naming the unit. Prints nothing for an empty histogram.
- */
-void hist_print(FILE *f, const char *unit, const uint64_t *slots, int nr);
 
 #endif /* PCPTOP_HIST_H */

@@ -76,7 +76,7 @@ static int stat_loop(const struct stat_opts *o, struct system *sys,
 		}
 		end = clock_mono_s();
 		figures_compute(snap, SNAP_ALL, SNAP_ALL, &f);
-		stat_observe_scale(&sys->f, &f);
+		facts_observe_scale(&sys->f, &f);
 		attach_self_cost(&sys->a, &sys->f.self);
 		prom_update(ps, &f, end - start);
 		if (o->json)

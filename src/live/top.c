@@ -21,8 +21,6 @@
 #include "system.h"
 #include "top.h"
 
-#define ZONEINFO_PATH "/proc/zoneinfo"
-
 #define LABELS_W 17
 #define TIME_COLS_NOTE ": p50, p99 (log2 slot bounds, 'at most'), max"
 
@@ -110,51 +108,6 @@ void top_usage(FILE *f)
 		"  TERM=vt100 pcptop             on a plain serial console\n");
 }
 
-/* ---- sampling ---- */
-
-void top_set_msg(struct top_view *v, double secs, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
-	va_end(ap);
-	v->msg_until = clock_mono_s() + secs;
-}
-
-void top_show_latest(struct top_state *s)
-{
-	struct top_data *t = s->shown;
-
-	s->shown = s->latest;
-	s->latest = t;
-	s->latest_new = false;
-	top_rows_build(&s->ctx, &s->view, s->shown);
-}
-
-/* one interval into s->latest; shown at once unless the display is paused */
-int top_sample(struct top_state *s)
-{
-	struct top_data *d = s->latest;
-	double now;
-	int err;
-
-	err = snapshot_take(s->a, d->snap);
-	if (err)
-		return err;
-	now = clock_mono_s();
-	d->secs = now - s->last_sample;
-	d->when = time(NULL);
-	s->last_sample = now;
-	zoneinfo_free(&d->zi);
-	d->zi_err = zoneinfo_parse(ZONEINFO_PATH, &d->zi);
-	cost_sample(&s->cost, s->a, &d->cost);
-	s->latest_new = true;
-	if (!s->view.paused)
-		top_show_latest(s);
-	return 0;
-}
-
 /* ---- batch mode ---- */
 
 static int run_batch(struct top_state *s, long count)
@@ -216,7 +169,7 @@ static int state_init(struct top_state *s, const struct top_opts *o,
 	if (err)
 		return err;
 	/* the first screen already shows the pagesets */
-	s->shown->zi_err = zoneinfo_parse(ZONEINFO_PATH, &s->shown->zi);
+	s->shown->zi_err = zoneinfo_parse("/proc/zoneinfo", &s->shown->zi);
 	s->shown->when = time(NULL);
 	top_rows_build(&s->ctx, &s->view, s->shown);
 	return 0;

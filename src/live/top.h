@@ -178,7 +178,7 @@ void top_fmt_num(char *buf, int width, double v);
 /* "850ns", "12us", "1.2ms" in at most 5 characters */
 void top_fmt_ns(char *buf, size_t len, double ns);
 
-/* ---- top.c ---- */
+/* ---- top.c and top_sample.c ---- */
 
 struct top_state {
 	struct top_ctx ctx;

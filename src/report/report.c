@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "outfile.h"
-#include "report.h"
+#include "report_view.h"
 #include "units.h"
 
 void report_usage(FILE *f)
@@ -71,13 +71,6 @@ void diff_usage(FILE *f)
 		"  (reboot with pcp_batch_scale_max=0)\n"
 		"  pcptop record -o s0.data -- bonnie++ -d /mnt/t -s 2048 -r 1024 -n 0 -u root\n"
 		"  pcptop diff s5.data s0.data\n");
-}
-
-double report_delta_pct(double a, double b)
-{
-	if (isnan(a) || isnan(b) || a == 0)
-		return NAN;
-	return (b - a) / fabs(a) * PERCENT;
 }
 
 /* load one recording; a readable prefix is fine, with a warning */

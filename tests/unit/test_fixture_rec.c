@@ -11,7 +11,7 @@
 #include "recbuf.h"
 #include "recfile_fixture.h"
 #include "recfile.h"
-#include "report.h"
+#include "report_view.h"
 #include "synth.h"
 #include "unit.h"
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "hist.h"
+#include "text.h"
 #include "pcptop.h"
 #include "unit.h"
 
@@ -118,13 +119,13 @@ static void test_print(void)
 
 	f = open_memstream(&text, &len);
 	REQUIRE(f);
-	hist_print(f, "pages", slots, NR_SLOTS);
+	text_log2_hist(f, "pages", slots, NR_SLOTS);
 	fflush(f);
 	CHECK_EQ_INT(len, 0);
 	slots[0] = 1;
 	slots[2] = 4;
 	slots[3] = 2;
-	hist_print(f, "pages", slots, NR_SLOTS);
+	text_log2_hist(f, "pages", slots, NR_SLOTS);
 	fclose(f);
 	CHECK_EQ_STR(text, want);
 	free(text);

@@ -9,7 +9,7 @@
 #include <string.h>
 #include "figtab.h"
 #include "prom.h"
-#include "report.h"
+#include "report_view.h"
 #include "stat_print.h"
 #include "synth.h"
 #include "top.h"

@@ -6,11 +6,11 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include "detail.h"
 #include "hist.h"
 #include "json.h"
 #include "json_facts.h"
-#include "report.h"
+#include "json_fig.h"
+#include "report_view.h"
 #include "summary.h"
 #include "units.h"
 
@@ -211,7 +211,7 @@ static void j_facts(struct json_writer *w, const struct rec_summary *s)
 /* "pcp": the last sample's zones, and the run's peak and mean */
 static void j_pcp_run(struct json_writer *w, const struct rec_summary *s)
 {
-	detail_json_pcp(w, &s->total);
+	json_pcp(w, &s->total);
 	json_obj_begin(w, "pcp_run");
 	json_int(w, "samples", s->pcp_samples);
 	if (s->pcp_samples) {
@@ -265,7 +265,7 @@ void report_json(FILE *f, const struct rec_summary *s)
 	for (h = 0; h < NR_PCPTOP_HISTS; h++)
 		if (facts_hist_shown(&s->h.f, h))
 			json_hist(&w, h, &s->total);
-	detail_json_hists(&w, &s->h.f, &s->total);
+	json_lat_hists(&w, &s->h.f, &s->total);
 	json_obj_end(&w);
 	j_pcp_run(&w, s);
 	json_obj_end(&w);
@@ -336,7 +336,7 @@ void diff_json(FILE *f, const struct rec_summary *a,
 		j_num(&w, "a", ma[i].v);
 		j_num(&w, "b", mb[i].v);
 		j_num(&w, "delta", mb[i].v - ma[i].v);
-		j_num(&w, "pct", report_delta_pct(ma[i].v, mb[i].v));
+		j_num(&w, "pct", diff_delta_pct(ma[i].v, mb[i].v));
 		if (ma[i].unit[0])
 			json_str(&w, "unit", ma[i].unit);
 		json_obj_end(&w);

@@ -8,7 +8,6 @@
 
 #include <stdint.h>
 #include "facts.h"
-#include "figures.h"
 #include "json.h"
 #include "procfs.h"
 #include "scale.h"
@@ -29,34 +28,18 @@ void json_scale_inferred(struct json_writer *w, const struct scale_info *s);
 void json_zone_pagesets(struct json_writer *w, const char *key,
 			const struct zoneinfo *zi);
 /*
+ * "self": pcptop's own cost: map_bytes, bpf_stats (whether runs count),
+ * programs [{name, runs, run_ns}] since load.
+ */
+void json_self(struct json_writer *w, const struct self_cost *s);
+
+/*
  * The facts info prints and report repeats: "kernel" {release, arch,
  * hostname, btf[, nr_cpus]}, "mode", "probes", "fallback",
  * "pageblock_order", "pages_per_block", "percpu_pagelist_high_fraction",
  * "run_cap_pages", "zones". nr_cpus < 0 leaves it out. The caller writes
  * "scale" itself: each command adds its own inference fields.
  */
-/*
- * "self": pcptop's own cost: map_bytes, bpf_stats (whether runs count),
- * programs [{name, runs, run_ns}] since load.
- */
-void json_self(struct json_writer *w, const struct self_cost *s);
 void json_facts(struct json_writer *w, const struct facts *f, int nr_cpus);
-/*
- * One figtab row as an object under its key: events, pages, max, avg,
- * per_s (when secs > 0) and ratios for FIG_BATCH; total, p50, p99, max
- * for FIG_TIME; the pages of FIG_CHECK; extras counted in fa's modes.
- */
-void json_figure(struct json_writer *w, const struct facts *fa,
-		 const struct fig_desc *d, const struct figures *f,
-		 double secs);
-/* "key": [{lo, hi, count}] up to the last non-empty log2 slot */
-void json_log2_hist(struct json_writer *w, const char *key,
-		    const uint64_t *slots, int nr);
-/*
- * hist_table[h] under its key: unit, samples, total (for a time
- * histogram: the summed ns of its figure), p50, p99 (log2 slot upper
- * bounds), max, and the slots as "buckets".
- */
-void json_hist(struct json_writer *w, int h, const struct figures *f);
 
 #endif /* PCPTOP_JSON_FACTS_H */

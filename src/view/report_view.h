@@ -4,8 +4,8 @@
  * of them write to a FILE and touch nothing else, so the unit tests run
  * them on fixture recordings.
  */
-#ifndef PCPTOP_REPORT_H
-#define PCPTOP_REPORT_H
+#ifndef PCPTOP_REPORT_VIEW_H
+#define PCPTOP_REPORT_VIEW_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,10 +28,4 @@ void report_html(FILE *f, const struct rec_summary *s);
 void diff_html(FILE *f, const struct rec_summary *a,
 	       const struct rec_summary *b);
 
-/* shared by the formats: b - a as a percentage of a (NaN without a) */
-double report_delta_pct(double a, double b);
-struct diff_change;
-/* "+514.2 % (spread +/-3.1 %)", "new in B" */
-void summary_change_str(char *buf, size_t len, const struct diff_change *c);
-
-#endif /* PCPTOP_REPORT_H */
+#endif /* PCPTOP_REPORT_VIEW_H */

@@ -8,10 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "hist.h"
-#include "detail.h"
-#include "report.h"
+#include "report_view.h"
 #include "summary.h"
-#include "stat_print.h"
+#include "text.h"
 #include "units.h"
 
 #define LINE_LEN 512
@@ -24,11 +23,6 @@
 static double secs_of(uint64_t ns)
 {
 	return (double)ns / (double)NSEC_PER_SEC;
-}
-
-static const char *mark(const struct rec_summary *s, const struct fig_desc *d)
-{
-	return rec_events_estimated(s, d) ? "~" : "";
 }
 
 static void print_facts(FILE *out, const struct rec_summary *s)
@@ -73,55 +67,14 @@ static void print_facts(FILE *out, const struct rec_summary *s)
 	fprintf(out, "\n");
 }
 
-static void print_fig_total(FILE *out, const struct rec_summary *s,
-			    const struct fig_desc *d)
-{
-	const struct figures *t = &s->total;
-	double secs = s->recorded_s > 0 ? s->recorded_s : 1;
-
-	if (!facts_fig_shown(&s->h.f, d))
-		return;
-	switch (d->type) {
-	case FIG_BATCH:
-		fprintf(out, "  %-13s %12llu%-1s %14llu %9.1f %8.1f %7llu",
-			d->key, (unsigned long long)fig_events(d, t),
-			mark(s, d), (unsigned long long)fig_pages(d, t),
-			(double)fig_events(d, t) / secs, fig_avg(d, t),
-			(unsigned long long)fig_max(d, t));
-		break;
-	case FIG_TIME:
-		fprintf(out,
-			"  %s%s: p50 <= %llu ns, p99 <= %llu ns, max %llu ns, total %.1f ms",
-			d->title, mark(s, d),
-			(unsigned long long)fig_pct_capped(d, t, PCT_MEDIAN),
-			(unsigned long long)fig_pct_capped(d, t, PCT_TAIL),
-			(unsigned long long)fig_max(d, t),
-			(double)fig_total(d, t) / (double)NSEC_PER_MSEC);
-		fig_print_events(out, d, t);
-		break;
-	case FIG_CHECK:
-	case FIG_COUNT:
-		fig_print_count(out, d, t);
-		break;
-	}
-	fig_print_extras(out, &s->h.f, d, t);
-}
-
 static void print_totals(FILE *out, const struct rec_summary *s)
 {
-	int i, inferred;
+	int inferred;
 
 	fprintf(out,
 		"\nTotals over %.1f s ('~' = estimated from tracepoint event runs)\n",
 		s->recorded_s);
-	fprintf(out, "  %-13s %13s %14s %9s %8s %7s\n", "", "events", "pages",
-		"events/s", "avg", "max");
-	for (i = 0; i < nr_figs; i++)
-		if (fig_table[i].type == FIG_BATCH)
-			print_fig_total(out, s, &fig_table[i]);
-	for (i = 0; i < nr_figs; i++)
-		if (fig_table[i].type != FIG_BATCH)
-			print_fig_total(out, s, &fig_table[i]);
+	text_figures(out, &s->h.f, &s->total, s->recorded_s, TEXT_RUN);
 	/* "at least 0" says nothing */
 	if (!rec_inferred_scale(s, &inferred) && inferred > 0)
 		fprintf(out,
@@ -279,17 +232,8 @@ static void print_timeline(FILE *out, const struct rec_summary *s)
 
 static void print_hists(FILE *out, const struct rec_summary *s)
 {
-	int h;
-
 	fprintf(out, "\nHistograms of the whole recording\n");
-	for (h = 0; h < NR_PCPTOP_HISTS; h++) {
-		if (!s->total.hist[h].samples ||
-		    !strcmp(hist_table[h].unit, "scale"))
-			continue;
-		fprintf(out, "\n  %s:\n", hist_table[h].title);
-		hist_print(out, hist_table[h].unit, s->total.hist[h].slots,
-			   PCPTOP_HIST_SLOTS);
-	}
+	text_hists(out, &s->total);
 }
 
 static void print_pcp_run(FILE *out, const struct rec_summary *s)
@@ -306,10 +250,10 @@ void report_text(FILE *out, const struct rec_summary *s, bool timeline,
 {
 	print_facts(out, s);
 	print_totals(out, s);
-	detail_print_by_mt(out, &s->h.f, &s->total, "  ");
-	detail_print_latency(out, &s->h.f, &s->total, "  ");
+	text_by_mt(out, &s->h.f, &s->total, "  ");
+	text_latency(out, &s->h.f, &s->total, "  ");
 	print_pcp_run(out, s);
-	detail_print_pcp(out, &s->total, "    ");
+	text_pcp(out, &s->total, "    ");
 	print_split(out, s);
 	if (timeline)
 		print_timeline(out, s);
@@ -354,20 +298,6 @@ static void pcts(char *buf, size_t len, const struct figure_hist *h)
 		 (unsigned long long)h->max);
 }
 
-/* "+514.2 %", "new" (A had none), with the spread where known */
-void summary_change_str(char *buf, size_t len, const struct diff_change *c)
-{
-	int n;
-
-	if (isinf(c->change_pct))
-		n = snprintf(buf, len, "new in B");
-	else
-		n = snprintf(buf, len, "%+.1f %%", c->change_pct);
-	if (n > 0 && (size_t)n < len && !isnan(c->spread_pct))
-		snprintf(buf + n, len - n, " (spread +/-%.1f %%)",
-			 c->spread_pct);
-}
-
 static void print_summary(FILE *out, const struct rec_summary *a,
 			  const struct rec_summary *b)
 {
@@ -384,7 +314,7 @@ static void print_summary(FILE *out, const struct rec_summary *a,
 	for (i = 0; i < n; i++) {
 		fmt_num(va, sizeof(va), c[i].a, c[i].bound);
 		fmt_num(vb, sizeof(vb), c[i].b, c[i].bound);
-		summary_change_str(ch, sizeof(ch), &c[i]);
+		diff_change_str(ch, sizeof(ch), &c[i]);
 		fprintf(out, "  %-26s %12s -> %-12s %-6s %s\n", c[i].figure, va,
 			vb, c[i].unit, ch);
 	}
@@ -405,7 +335,7 @@ void diff_text(FILE *out, const struct rec_summary *a,
 	fprintf(out, "\n  %-26s %14s %14s %14s %9s\n", "", "A", "B", "B - A",
 		"%");
 	for (i = 0; i < n; i++) {
-		double pct = report_delta_pct(ma[i].v, mb[i].v);
+		double pct = diff_delta_pct(ma[i].v, mb[i].v);
 
 		fmt_num(va, sizeof(va), ma[i].v, ma[i].bound);
 		fmt_num(vb, sizeof(vb), mb[i].v, mb[i].bound);

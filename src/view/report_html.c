@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
-#include "report.h"
+#include "report_view.h"
 #include "summary.h"
 #include "svg.h"
 #include "units.h"
@@ -334,7 +334,7 @@ static void summary_table(FILE *f, const struct rec_summary *a,
 		cell(f, c[i].bound ? "&le;" : "", c[i].b, false);
 		fputs("<td>", f);
 		html_esc(f, c[i].unit);
-		summary_change_str(ch, sizeof(ch), &c[i]);
+		diff_change_str(ch, sizeof(ch), &c[i]);
 		fputs("</td><td>", f);
 		html_esc(f, ch);
 		fputs("</td></tr>\n", f);
@@ -389,7 +389,7 @@ static void delta_table(FILE *f, const struct rec_summary *a,
 	fputs("<table>\n<tr><th></th><th>A</th><th>B</th><th>B &minus; A</th><th>%</th></tr>\n",
 	      f);
 	for (i = 0; i < n; i++) {
-		double pct = report_delta_pct(ma[i].v, mb[i].v);
+		double pct = diff_delta_pct(ma[i].v, mb[i].v);
 		const char *le = ma[i].bound ? "&le;" : "";
 
 		fprintf(f, "<tr><th>%s</th>", ma[i].key);

@@ -32,4 +32,9 @@ struct diff_change {
 int diff_summary(const struct rec_summary *a, const struct rec_summary *b,
 		 struct diff_change *out, int max);
 
+/* b - a as a percentage of a (NaN without a) */
+double diff_delta_pct(double a, double b);
+/* "+514.2 % (spread +/-3.1 %)", "new in B" */
+void diff_change_str(char *buf, size_t len, const struct diff_change *c);
+
 #endif /* PCPTOP_SUMMARY_H */

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "detail.h"
 #include "hist.h"
 #include "outfile.h"
 #include "prom.h"

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "detail.h"
 #include "hist.h"
 #include "recsum.h"
 #include "snapshot.h"

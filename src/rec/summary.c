@@ -142,3 +142,23 @@ int diff_summary(const struct rec_summary *a, const struct rec_summary *b,
 	free(all);
 	return n;
 }
+
+double diff_delta_pct(double a, double b)
+{
+	if (isnan(a) || isnan(b) || a == 0)
+		return NAN;
+	return (b - a) / fabs(a) * PERCENT;
+}
+
+void diff_change_str(char *buf, size_t len, const struct diff_change *c)
+{
+	int n;
+
+	if (isinf(c->change_pct))
+		n = snprintf(buf, len, "new in B");
+	else
+		n = snprintf(buf, len, "%+.1f %%", c->change_pct);
+	if (n > 0 && (size_t)n < len && !isnan(c->spread_pct))
+		snprintf(buf + n, len - n, " (spread +/-%.1f %%)",
+			 c->spread_pct);
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <inttypes.h>
+#include <string.h>
+#include "hist.h"
+#include "text.h"
+#include "units.h"
+
+/* bar width and column widths of libbpf-tools' print_log2_hist() */
+#define HIST_STARS 40
+#define HIST_BOUND_WIDTH 10
+#define HIST_UNIT_WIDTH 19
+#define HIST_UNIT_INDENT 5
+
+static const char *mark(bool estimated)
+{
+	return estimated ? "~" : "";
+}
+
+/* "  (trims 3, frees 2)" and the newline: a figure's extras in this run */
+static void extras(FILE *out, const struct facts *fa, const struct fig_desc *d,
+		   const struct figures *f)
+{
+	int i, n = 0;
+
+	for (i = 0; i < FIG_MAX_EXTRAS && d->extras[i].key; i++)
+		if (facts_extra_shown(fa, d, i))
+			fprintf(out, "%s%s %llu", n++ ? ", " : "  (",
+				d->extras[i].key,
+				(unsigned long long)
+					f->cnt[d->extras[i].counter]);
+	if (n)
+		fputc(')', out);
+	fputc('\n', out);
+}
+
+/* column widths of the batch table: a run's totals need more digits */
+struct widths {
+	int events, pages;
+};
+
+static const struct widths span_widths[] = {
+	[TEXT_INTERVAL] = { 10, 12 },
+	[TEXT_RUN] = { 12, 14 },
+};
+
+static void row(FILE *out, const struct fig_desc *d, const struct facts *fa,
+		const struct figures *f, double secs, enum text_span span)
+{
+	const struct widths *w = &span_widths[span];
+	const char *est = mark(facts_events_estimated(fa, d));
+
+	switch (d->type) {
+	case FIG_BATCH:
+		fprintf(out, "  %-13s %*llu%-1s %*llu %9.1f %8.1f %7llu",
+			d->key, w->events, (unsigned long long)fig_events(d, f),
+			est, w->pages, (unsigned long long)fig_pages(d, f),
+			secs > 0 ? (double)fig_events(d, f) / secs : 0.0,
+			fig_avg(d, f), (unsigned long long)fig_max(d, f));
+		break;
+	case FIG_TIME:
+		fprintf(out,
+			"  %s%s: p50 <= %llu ns, p99 <= %llu ns, max %llu ns",
+			d->title, est,
+			(unsigned long long)fig_pct_capped(d, f, PCT_MEDIAN),
+			(unsigned long long)fig_pct_capped(d, f, PCT_TAIL),
+			(unsigned long long)fig_max(d, f));
+		if (span == TEXT_RUN)
+			fprintf(out, ", total %.1f ms",
+				(double)fig_total(d, f) /
+					(double)NSEC_PER_MSEC);
+		if (d->events >= 0)
+			fprintf(out, ", %llu %s",
+				(unsigned long long)fig_events(d, f),
+				d->events_key);
+		break;
+	case FIG_CHECK:
+		fprintf(out, "  %s: %llu pages (%s)", d->key,
+			(unsigned long long)fig_pages(d, f), d->title);
+		break;
+	case FIG_COUNT:
+		fprintf(out, "  %s: %llu (%s)", d->key,
+			(unsigned long long)fig_total(d, f), d->title);
+		break;
+	}
+	extras(out, fa, d, f);
+}
+
+void text_figures(FILE *out, const struct facts *fa, const struct figures *f,
+		  double secs, enum text_span span)
+{
+	const struct widths *w = &span_widths[span];
+	int i;
+
+	fprintf(out, "  %-13s %*s %*s %9s %8s %7s\n", "", w->events + 1,
+		"events", w->pages, "pages", "events/s", "avg", "max");
+	/* the table first, then the lines of the other kinds */
+	for (i = 0; i < nr_figs; i++)
+		if (fig_table[i].type == FIG_BATCH &&
+		    facts_fig_shown(fa, &fig_table[i]))
+			row(out, &fig_table[i], fa, f, secs, span);
+	for (i = 0; i < nr_figs; i++)
+		if (fig_table[i].type != FIG_BATCH &&
+		    facts_fig_shown(fa, &fig_table[i]))
+			row(out, &fig_table[i], fa, f, secs, span);
+}
+
+/* "  1234 / 4096" (mean / p99) or "-" */
+static void lat_cell(FILE *out, const struct figure_lat *l)
+{
+	char buf[40];
+
+	if (!l->h.samples)
+		snprintf(buf, sizeof(buf), "-");
+	else
+		snprintf(buf, sizeof(buf), "%.0f / %llu", figure_lat_mean(l),
+			 (unsigned long long)figure_hist_pct(&l->h, PCT_TAIL));
+	fprintf(out, " %15s %9llu", buf, (unsigned long long)l->h.samples);
+}
+
+void text_latency(FILE *out, const struct facts *fa, const struct figures *f,
+		  const char *ind)
+{
+	struct figure_lat l;
+	int d, p, o;
+
+	if (!facts_latency(fa, LAT_ALLOC) && !facts_latency(fa, LAT_FREE))
+		return;
+	fprintf(out, "%slatency, ns (mean / p99, then calls):\n", ind);
+	fprintf(out, "%s%-5s", ind, "order");
+	for (d = 0; d < NR_LAT_DIRS; d++)
+		for (p = 0; p < NR_LAT_PATHS; p++)
+			fprintf(out, " %9s %-5s %9s",
+				d == LAT_ALLOC ? "alloc" : "free",
+				lat_path_name(d, p), "calls");
+	fputc('\n', out);
+	for (o = 0; o < PCPTOP_ORDER_SLOTS; o++) {
+		bool any = false;
+
+		for (d = 0; d < NR_LAT_DIRS; d++)
+			for (p = 0; p < NR_LAT_PATHS; p++)
+				any |= f->lat[d][p][o].h.samples > 0;
+		if (!any)
+			continue;
+		fprintf(out, "%s%-5s", ind, lat_order_name(o));
+		for (d = 0; d < NR_LAT_DIRS; d++)
+			for (p = 0; p < NR_LAT_PATHS; p++) {
+				figures_lat(f, d, p, o, &l);
+				lat_cell(out, &l);
+			}
+		fputc('\n', out);
+	}
+}
+
+void text_by_mt(FILE *out, const struct facts *fa, const struct figures *f,
+		const char *ind)
+{
+	int m;
+
+	if (!f->cnt[CNT_REFILL_CALLS])
+		return;
+	fprintf(out, "%srefills by migratetype", ind);
+	if (fa->pageblock_order >= 0)
+		fprintf(out, " (pageblock order %d)", fa->pageblock_order);
+	fputc(':', out);
+	for (m = 0; m < PCPTOP_MT_SLOTS; m++)
+		if (f->mt_cnt[m][CNT_REFILL_CALLS] || m == PCPTOP_MT_SLOT_CMA)
+			fprintf(out, "  %s %llu calls %llu pages",
+				mt_slot_name(m),
+				(unsigned long long)
+					f->mt_cnt[m][CNT_REFILL_CALLS],
+				(unsigned long long)
+					f->mt_cnt[m][CNT_REFILL_PAGES]);
+	fputc('\n', out);
+}
+
+static void print_limit(FILE *out, const char *name, int64_t v)
+{
+	if (v != PCPMEM_ABSENT)
+		fprintf(out, " %s %lld", name, (long long)v);
+}
+
+void text_pcp(FILE *out, const struct figures *f, const char *ind)
+{
+	int i;
+
+	for (i = 0; i < f->pcp.nr_zones; i++) {
+		const struct pcpmem_zone *z = &f->pcp.z[i];
+		double pct = pcpmem_pct(z);
+
+		fprintf(out, "%spcp lists %-7s %lld pages", ind, z->name,
+			(long long)z->count);
+		if (pct >= 0)
+			fprintf(out, " (%.2f %% of %lld managed)", pct,
+				(long long)z->managed);
+		fputs(";", out);
+		print_limit(out, "high", z->high);
+		print_limit(out, "high_min", z->high_min);
+		print_limit(out, "high_max", z->high_max);
+		print_limit(out, "batch", z->batch);
+		fprintf(out, " (sums over %d CPUs)\n", z->nr_cpus);
+	}
+}
+
+static void print_stars(FILE *f, uint64_t val, uint64_t val_max, int width)
+{
+	int stars = (int)((double)val * width / (double)val_max), i;
+
+	for (i = 0; i < width; i++)
+		fputc(i < stars ? '*' : ' ', f);
+}
+
+void text_log2_hist(FILE *f, const char *unit, const uint64_t *slots, int nr)
+{
+	int last = hist_last_slot(slots, nr), i;
+	uint64_t val_max = 0;
+
+	if (last < 0)
+		return;
+	for (i = 0; i <= last; i++)
+		if (slots[i] > val_max)
+			val_max = slots[i];
+	fprintf(f, "%*s%-*s : count    distribution\n", HIST_UNIT_INDENT, "",
+		HIST_UNIT_WIDTH, unit);
+	for (i = 0; i <= last; i++) {
+		fprintf(f, "%*" PRIu64 " -> %-*" PRIu64 " : %-8" PRIu64 " |",
+			HIST_BOUND_WIDTH, hist_slot_lo(i), HIST_BOUND_WIDTH,
+			hist_slot_hi(i), slots[i]);
+		print_stars(f, slots[i], val_max, HIST_STARS);
+		fputs("|\n", f);
+	}
+}
+
+void text_hists(FILE *out, const struct figures *f)
+{
+	int h;
+
+	for (h = 0; h < NR_PCPTOP_HISTS; h++) {
+		if (!f->hist[h].samples || !strcmp(hist_table[h].unit, "scale"))
+			continue;
+		fprintf(out, "\n  %s:\n", hist_table[h].title);
+		text_log2_hist(out, hist_table[h].unit, f->hist[h].slots,
+			       PCPTOP_HIST_SLOTS);
+	}
+}
