@@ -116,7 +116,8 @@ PURE_DIRS := src/core src/rec src/view src/report
 
 # what the unit tests link: no libbpf, no curses
 PURE_SRCS := $(CORE_SRCS) $(REC_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) src/cli.c \
-	src/kernel/attach_plan.c src/live/top_rows.c src/live/top_draw.c
+	src/kernel/attach_plan.c src/live/top_rows.c src/live/top_draw.c \
+	src/live/top_frame.c src/live/top_system.c
 UNIT_TESTS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OBJDIR)/unit/%.o,$(UNIT_TESTS))
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload/*.c))

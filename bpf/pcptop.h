@@ -92,7 +92,6 @@ enum pcptop_counter {
 	CNT_BULK_SPAN_NS, /* tracepoint mode */
 	CNT_REFILL_SPAN_NS,
 	CNT_XCHECK_DRAIN_PAGES, /* mm_page_pcpu_drain pages, --cross-check */
-	CNT_RECURSION_MISSES, /* program runs the kernel skipped (user space) */
 	NR_PCPTOP_COUNTERS,
 };
 

@@ -54,6 +54,8 @@ bool facts_estimated(const struct facts *f, int probe_id)
 
 bool facts_fig_shown(const struct facts *f, const struct fig_desc *d)
 {
+	if (d->type == FIG_SAMPLED)
+		return fig_index(d) < FIGTAB_MAX && f->sampled[fig_index(d)];
 	if ((d->flags & FIG_NEEDS_XCHECK) && !f->cross_check)
 		return false;
 	return fig_measured(d, facts_mode(f, d->probe));

@@ -69,6 +69,8 @@ struct facts {
 	uint64_t run_cap_pages; /* batch << scale, 0 unknown */
 	bool cross_check;
 	struct self_cost self;
+	/* FIG_SAMPLED rows this run read (by fig_table index) */
+	bool sampled[FIGTAB_MAX];
 };
 
 void facts_init(struct facts *f);
@@ -82,7 +84,8 @@ bool facts_estimated(const struct facts *f, int probe_id);
 
 /*
  * Whether a figure (or histogram) was measured in this run: its probe's
- * mode is one it is measured in, and --cross-check for the cross-check.
+ * mode is one it is measured in, and --cross-check for the cross-check;
+ * a sampled figure's source had it.
  */
 bool facts_fig_shown(const struct facts *f, const struct fig_desc *d);
 /* whether the one-line probe lists name fa->probes[i] (not a support

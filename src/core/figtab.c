@@ -3,6 +3,7 @@
  * What each figure is, in one place. docs/ACCURACY.md says, row by row,
  * what a figure counts in each mode and what kernel count proves it.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <string.h>
 #include "figtab.h"
@@ -46,7 +47,6 @@ const struct counter_desc counter_table[NR_PCPTOP_COUNTERS] = {
 	[CNT_BULK_SPAN_NS] = { "bulk_free_span_ns" },
 	[CNT_REFILL_SPAN_NS] = { "refill_span_ns" },
 	[CNT_XCHECK_DRAIN_PAGES] = { "xcheck_drain_pages" },
-	[CNT_RECURSION_MISSES] = { "recursion_misses" },
 };
 
 const struct hist_desc hist_table[NR_PCPTOP_HISTS] = {
@@ -140,7 +140,9 @@ const struct hist_desc hist_table[NR_PCPTOP_HISTS] = {
 	},
 };
 
-const struct fig_desc fig_table[] = {
+#define PCP_CHART "Memory parked in pcp lists"
+
+static const struct fig_desc builtin_figs[] = {
 	{
 		.key = "bulk_free",
 		.title = "bulk frees (free_pcppages_bulk)",
@@ -406,17 +408,156 @@ const struct fig_desc fig_table[] = {
 	{
 		.key = "recursion_misses",
 		.title = "probe runs the kernel skipped: a program already running on that CPU, or a kprobe hit inside another",
-		.type = FIG_COUNT,
-		.probe = PROBE_BULK_FREE,
-		.events = -1, .pages = -1,
-		.hist = -1, .total = CNT_RECURSION_MISSES,
-		.est_events = EXACT, .est_pages = EXACT,
+		.type = FIG_SAMPLED,
+		FIG_NO_BPF,
+		.sample = { SRC_PROG, "recursion_misses", SAMPLE_COUNTER, false,
+			    "runs" },
+		.live = LIVE_HEADER,
 		.prom_total = "pcptop_recursion_misses_total",
 		.prom_total_help = "BPF program runs the kernel skipped because one was already running on that CPU.",
 	},
+	{
+		.key = "pcp_pages",
+		.title = "pages parked in the zone's pcp lists, all CPUs, at the interval's end",
+		.type = FIG_SAMPLED,
+		FIG_NO_BPF,
+		.sample = { SRC_ZONEINFO, "pcp.count", SAMPLE_GAUGE, true,
+			    "pages" },
+		.flags = FIG_TL_VALUE,
+		.live = LIVE_PANE,
+		.chart = PCP_CHART,
+		.prom_gauge = "pcptop_pcp_pages",
+		.prom_gauge_help = "Pages in the zone's pcp lists, all CPUs, at the last interval's end.",
+	},
+	{
+		.key = "pcp_high",
+		.title = "the pcp lists' high, summed over the zone's CPUs",
+		.type = FIG_SAMPLED,
+		FIG_NO_BPF,
+		.sample = { SRC_ZONEINFO, "pcp.high", SAMPLE_GAUGE, true,
+			    "pages" },
+		.live = LIVE_PANE,
+		.chart = PCP_CHART,
+		.prom_gauge = "pcptop_pcp_high_pages",
+		.prom_gauge_help = "The pcp lists' high, summed over the zone's CPUs.",
+	},
+	{
+		/* struct per_cpu_pages has it from 6.7; zoneinfo prints it from 6.13 */
+		.key = "pcp_high_min",
+		.title = "the least the pcp lists' high is decayed to, summed over the zone's CPUs (zoneinfo 6.13+)",
+		.type = FIG_SAMPLED,
+		FIG_NO_BPF,
+		.sample = { SRC_ZONEINFO, "pcp.high_min", SAMPLE_GAUGE, true,
+			    "pages" },
+		.live = LIVE_PANE,
+		.prom_gauge = "pcptop_pcp_high_min_pages",
+		.prom_gauge_help = "The pcp lists' high_min, summed over the zone's CPUs (6.13+).",
+	},
+	{
+		.key = "pcp_high_max",
+		.title = "the most the pcp lists' high is tuned up to, summed over the zone's CPUs (zoneinfo 6.13+)",
+		.type = FIG_SAMPLED,
+		FIG_NO_BPF,
+		.sample = { SRC_ZONEINFO, "pcp.high_max", SAMPLE_GAUGE, true,
+			    "pages" },
+		.live = LIVE_PANE,
+		.prom_gauge = "pcptop_pcp_high_max_pages",
+		.prom_gauge_help = "The pcp lists' high_max, summed over the zone's CPUs (6.13+).",
+	},
+	{
+		.key = "zone_managed",
+		.title = "the zone's managed pages",
+		.type = FIG_SAMPLED,
+		FIG_NO_BPF,
+		.sample = { SRC_ZONEINFO, "managed", SAMPLE_GAUGE, true,
+			    "pages" },
+		.live = LIVE_PANE,
+		.prom_gauge = "pcptop_zone_managed_pages",
+		.prom_gauge_help = "The zone's managed pages.",
+	},
 };
 
-const int nr_figs = sizeof(fig_table) / sizeof(fig_table[0]);
+const struct fig_desc *fig_table = builtin_figs;
+int nr_figs = sizeof(builtin_figs) / sizeof(builtin_figs[0]);
+
+/* where each sampled row's cells start, for the table in use */
+static int cell_base[FIGTAB_MAX];
+static int nr_cells;
+static const struct fig_desc *laid_out;
+
+static void lay_out(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nr_figs; i++) {
+		cell_base[i] = n;
+		n += sample_cells(&fig_table[i]);
+	}
+	nr_cells = n;
+	laid_out = fig_table;
+}
+
+int figtab_use(const struct fig_desc *table, int n)
+{
+	int i;
+
+	if (!table) {
+		table = builtin_figs;
+		n = sizeof(builtin_figs) / sizeof(builtin_figs[0]);
+	}
+	if (n > FIGTAB_MAX)
+		return -E2BIG;
+	for (i = 0; i < n; i++)
+		if (table[i].type == FIG_SAMPLED &&
+		    (!table[i].sample.field || !table[i].sample.unit))
+			return -EINVAL;
+	fig_table = table;
+	nr_figs = n;
+	lay_out();
+	return 0;
+}
+
+int fig_index(const struct fig_desc *d)
+{
+	return (int)(d - fig_table);
+}
+
+int sample_cells(const struct fig_desc *d)
+{
+	if (d->type != FIG_SAMPLED)
+		return 0;
+	return d->sample.per_zone ? 1 + SAMPLE_ZONES : 1;
+}
+
+int sample_cell_base(const struct fig_desc *d)
+{
+	if (laid_out != fig_table)
+		lay_out();
+	return cell_base[fig_index(d)];
+}
+
+int sample_nr_cells(void)
+{
+	if (laid_out != fig_table)
+		lay_out();
+	return nr_cells;
+}
+
+const char *sample_src_name(enum sample_src src)
+{
+	static const char *const names[NR_SAMPLE_SRCS] = {
+		[SRC_VMSTAT] = "/proc/vmstat",
+		[SRC_ZONEINFO] = "/proc/zoneinfo",
+		[SRC_PROG] = "program statistics",
+	};
+
+	return (unsigned int)src < NR_SAMPLE_SRCS ? names[src] : "?";
+}
+
+const char *sample_kind_name(enum sample_kind kind)
+{
+	return kind == SAMPLE_COUNTER ? "counter" : "gauge";
+}
 
 const char *counter_key(int counter)
 {

@@ -2,10 +2,13 @@
 /*
  * THE table of what pcptop reports. Every counter and histogram the BPF
  * side keeps (bpf/pcptop.h) has a row here with its recording key, and
- * every figure made from them has a row with its name in each output:
- * stat's text and JSON, the live view's columns, Prometheus metrics,
- * report, diff and the HTML page all loop over fig_table[]. Adding a
- * figure is one row here plus its BPF counter (CONTRIBUTING.md).
+ * every figure has a row with its name in each output: stat's text and
+ * JSON, the live view, Prometheus metrics, recordings, report, diff and
+ * the HTML page all loop over fig_table[]. A figure names its source: BPF
+ * counters and histograms, or a value sampled each interval from /proc
+ * or from pcptop's own programs' statistics (FIG_SAMPLED). Adding a BPF
+ * figure is a row here plus its counter; adding a sampled one is a row
+ * here and nothing else (CONTRIBUTING.md).
  */
 #ifndef PCPTOP_FIGTAB_H
 #define PCPTOP_FIGTAB_H
@@ -24,6 +27,7 @@ enum hist_pane {
 	PANE_NONE,
 	PANE_BATCH, /* batch sizes (pages) */
 	PANE_HOLD, /* zone->lock times, or tracepoint mode's spans (ns) */
+	PANE_SYSTEM, /* the sampled figures placed LIVE_PANE */
 	NR_PANES,
 };
 
@@ -50,6 +54,41 @@ enum fig_type {
 	FIG_TIME, /* a time histogram (ns) and its total */
 	FIG_CHECK, /* a count beside another figure, to compare with it */
 	FIG_COUNT, /* a plain count */
+	FIG_SAMPLED, /* read each interval beside the BPF maps: .sample */
+};
+
+/* where a sampled figure is read, each interval (core/sampler.c) */
+enum sample_src {
+	SRC_VMSTAT, /* /proc/vmstat: its "field value" line */
+	/*
+	 * /proc/zoneinfo, per zone: a zone's "field value" line ("min",
+	 * "pages_free" for "pages free", ...), or "pcp.count", "pcp.high",
+	 * ...: its pagesets' field summed over CPUs
+	 */
+	SRC_ZONEINFO,
+	SRC_PROG, /* pcptop's own BPF programs (bpf_prog_info), summed */
+	NR_SAMPLE_SRCS,
+};
+
+/* what a reading is */
+enum sample_kind {
+	SAMPLE_COUNTER, /* a running total: an interval keeps its increase */
+	SAMPLE_GAUGE, /* a level: an interval keeps its value at the end */
+};
+
+struct sample_desc {
+	enum sample_src src;
+	const char *field;
+	enum sample_kind kind;
+	bool per_zone; /* one value per zone (summed over nodes), and their sum */
+	const char *unit; /* "pages", "events", ... */
+};
+
+/* where a sampled figure shows in the live view */
+enum live_place {
+	LIVE_NONE,
+	LIVE_HEADER, /* a word on the header's system line */
+	LIVE_PANE, /* a line of the system pane, zone by zone */
 };
 
 /* figure flags */
@@ -62,6 +101,7 @@ enum fig_type {
 #define FIG_NEEDS_XCHECK 0x40 /* shown only with --cross-check */
 #define FIG_HTML_RATE 0x80 /* HTML timeline: pages per second */
 #define FIG_BY_MT 0x100 /* JSON: by_migratetype beside the totals */
+#define FIG_TL_VALUE 0x200 /* report timeline: a sampled figure's value */
 
 /* an average of two counters a figure also reports, e.g. high before decay */
 struct fig_ratio {
@@ -114,12 +154,50 @@ struct fig_desc {
 	const char *prom_total, *prom_total_help; /* FIG_TIME */
 	const char *prom_gauge; /* stem of _p50/_p99/_max (FIG_TIME) or _max */
 	const char *prom_gauge_help;
+	/*
+	 * FIG_SAMPLED: where it is read and what it is; a counter exports
+	 * prom_total, a gauge prom_gauge, each with a zone label per zone
+	 */
+	struct sample_desc sample;
+	enum live_place live;
+	const char *chart; /* the HTML chart it is drawn in, NULL: none */
 };
+
+/* what a FIG_SAMPLED row sets: no probe, BPF counter or histogram */
+#define FIG_NO_BPF \
+	.probe = -1, .events = -1, .pages = -1, .hist = -1, .total = -1
+
+/* rows a table may have: facts keep a flag per row */
+#define FIGTAB_MAX 64
+/* a per-zone sampled figure's zones, by index in node 0's zone order */
+#define SAMPLE_ZONES 8
 
 extern const struct counter_desc counter_table[NR_PCPTOP_COUNTERS];
 extern const struct hist_desc hist_table[NR_PCPTOP_HISTS];
-extern const struct fig_desc fig_table[];
-extern const int nr_figs;
+/* the table in use: the built-in one, or a test's */
+extern const struct fig_desc *fig_table;
+extern int nr_figs;
+
+/*
+ * Use another table (unit tests add a row this way), or the built-in one
+ * again with NULL. -E2BIG past FIGTAB_MAX rows, -EINVAL for a sampled
+ * row without a field.
+ */
+int figtab_use(const struct fig_desc *table, int n);
+/* the row's index in fig_table */
+int fig_index(const struct fig_desc *d);
+
+/*
+ * Sampled values live in one array of cells: a machine-wide figure has
+ * one, a per-zone figure 1 + SAMPLE_ZONES (cell 0 their sum). These give
+ * the layout of the table in use.
+ */
+int sample_cells(const struct fig_desc *d);
+int sample_cell_base(const struct fig_desc *d);
+int sample_nr_cells(void);
+/* "/proc/vmstat", "/proc/zoneinfo", "program statistics" */
+const char *sample_src_name(enum sample_src src);
+const char *sample_kind_name(enum sample_kind kind);
 
 /* "bulk_free_calls", ... or NULL for an index out of range */
 const char *counter_key(int counter);

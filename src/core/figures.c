@@ -92,7 +92,6 @@ void figures_compute(const struct snapshot *s, int cpu, int zone,
 
 	memset(f, 0, sizeof(*f));
 	sum_counters(s, cpu, zone, f);
-	f->pcp = s->pcp;
 	/* latency has no zone: every zone's selection shows it whole */
 	for (d = 0; d < NR_LAT_DIRS; d++)
 		for (p = 0; p < NR_LAT_PATHS; p++)
@@ -115,9 +114,6 @@ void figures_add(struct figures *dst, const struct figures *src)
 	for (m = 0; m < PCPTOP_MT_SLOTS; m++)
 		for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
 			dst->mt_cnt[m][i] += src->mt_cnt[m][i];
-	/* a gauge: the latest sample stands for the sum */
-	if (src->pcp.nr_zones)
-		dst->pcp = src->pcp;
 	for (d = 0; d < NR_LAT_DIRS; d++)
 		for (p = 0; p < NR_LAT_PATHS; p++)
 			for (o = 0; o < PCPTOP_ORDER_SLOTS; o++)

@@ -8,7 +8,6 @@
 
 #include <stdint.h>
 #include "figtab.h"
-#include "pcpmem.h"
 #include "pcptop.h"
 
 struct snapshot;
@@ -31,8 +30,6 @@ struct figures {
 	uint64_t mt_cnt[PCPTOP_MT_SLOTS][NR_PCPTOP_COUNTERS];
 	/* --latency: [LAT_ALLOC/LAT_FREE][path][order slot], all CPUs */
 	struct figure_lat lat[NR_LAT_DIRS][NR_LAT_PATHS][PCPTOP_ORDER_SLOTS];
-	/* the pcp lists at the end of the (last) interval: a gauge */
-	struct pcpmem pcp;
 };
 
 /* one direction's latency over the paths and orders asked (-1: all) */

@@ -1,336 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * /proc parsers. Every file is read through zlib: gzdopen() passes a plain
- * file through untouched and inflates a gzip one, so /proc/config.gz and
- * /boot/config-* (or a fixture of either) share one line reader.
- */
+/* /proc parsers of small files; zoneinfo.c has /proc/zoneinfo */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <zlib.h>
-
+#include "lines.h"
 #include "procfs.h"
 
-/* most lines fit; the reader doubles this for /proc/cmdline and the like */
-#define LINE_INIT_CAP 256
-#define ZONES_INIT_CAP 8
-#define CPUS_INIT_CAP 4
 /* "CONFIG_" + the longest symbol name (~50 in 6.x) + "=" */
 #define KCONFIG_PREFIX_LEN 128
-#define GZIP_MAGIC0 0x1f
-#define GZIP_MAGIC1 0x8b
 
-struct lines {
-	gzFile f;
-	char *buf;
-	size_t cap;
-	bool gzip; /* the file starts with the gzip magic */
-};
+/* ---- name value files ---- */
 
-void proc_path(char *buf, size_t len, const char *root, const char *rel)
+int proc_field_find(const struct proc_fields *pf, const char *name, int64_t *v)
 {
-	size_t rlen = root ? strlen(root) : 0;
+	int i;
 
-	while (rlen && root[rlen - 1] == '/')
-		rlen--;
-	while (*rel == '/')
-		rel++;
-	snprintf(buf, len, "%.*s/%s", (int)rlen, rlen ? root : "", rel);
-}
-
-static int lines_open(struct lines *l, const char *path)
-{
-	unsigned char magic[2];
-	int fd;
-
-	memset(l, 0, sizeof(*l));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* pread leaves the offset alone, so zlib still starts at byte 0 */
-	l->gzip = pread(fd, magic, sizeof(magic), 0) == sizeof(magic) &&
-		  magic[0] == GZIP_MAGIC0 && magic[1] == GZIP_MAGIC1;
-	l->cap = LINE_INIT_CAP;
-	l->buf = malloc(l->cap);
-	l->f = l->buf ? gzdopen(fd, "rb") : NULL;
-	if (!l->f) {
-		free(l->buf);
-		close(fd);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static void lines_close(struct lines *l)
-{
-	if (l->f)
-		gzclose(l->f);
-	free(l->buf);
-	memset(l, 0, sizeof(*l));
-}
-
-/* zlib keeps errno for read errors and its own codes for bad gzip data */
-static int lines_error(struct lines *l)
-{
-	int zerr;
-
-	gzerror(l->f, &zerr);
-	if (zerr == Z_OK || zerr == Z_STREAM_END)
-		return 0;
-	if (zerr == Z_ERRNO)
-		return errno ? -errno : -EIO;
-	if (zerr == Z_MEM_ERROR)
-		return -ENOMEM;
-	return -EIO;
-}
-
-/* 1 with the next line (no newline) in l->buf, 0 at the end, or -errno */
-static int lines_next(struct lines *l)
-{
-	size_t len = 0;
-	char *tmp;
-
-	for (;;) {
-		if (!gzgets(l->f, l->buf + len, (int)(l->cap - len))) {
-			if (len)
-				return 1;
-			return lines_error(l);
-		}
-		len += strlen(l->buf + len);
-		if (len && l->buf[len - 1] == '\n') {
-			l->buf[len - 1] = '\0';
-			return 1;
-		}
-		/* a short read without a newline is the last line */
-		if (len + 1 < l->cap)
-			return 1;
-		if (l->cap > INT_MAX / 2)
-			return -E2BIG;
-		tmp = realloc(l->buf, l->cap * 2);
-		if (!tmp)
-			return -ENOMEM;
-		l->buf = tmp;
-		l->cap *= 2;
-	}
-}
-
-static const char *skip_blanks(const char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return s;
-}
-
-/* a whole decimal int, surrounding blanks allowed */
-static int parse_int(const char *s, int *val)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s)
-		return -EINVAL;
-	if (errno || v < INT_MIN || v > INT_MAX)
-		return -ERANGE;
-	if (*skip_blanks(end))
-		return -EINVAL;
-	*val = (int)v;
-	return 0;
-}
-
-static int copy_value(char *dst, size_t len, const char *src, size_t n)
-{
-	if (n >= len)
-		return -E2BIG;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-	return 0;
-}
-
-/* ---- zoneinfo ---- */
-
-struct pcp_key {
-	const char *name;
-	size_t off;
-};
-
-/* the per-CPU lines of a "pagesets" block; high_min/high_max are 6.13+ */
-static const struct pcp_key pcp_keys[] = {
-	{ "count", offsetof(struct pcp_cpu, count) },
-	{ "high", offsetof(struct pcp_cpu, high) },
-	{ "batch", offsetof(struct pcp_cpu, batch) },
-	{ "high_min", offsetof(struct pcp_cpu, high_min) },
-	{ "high_max", offsetof(struct pcp_cpu, high_max) },
-};
-
-#define NR_PCP_KEYS (sizeof(pcp_keys) / sizeof(pcp_keys[0]))
-
-/* keeps arrays of (*nr + 1) elements available, doubling from init */
-static int grow(void **arr, int nr, int *cap, int init, size_t size)
-{
-	int ncap = *cap ? *cap * 2 : init;
-	void *tmp;
-
-	if (nr < *cap)
-		return 0;
-	tmp = realloc(*arr, (size_t)ncap * size);
-	if (!tmp)
-		return -ENOMEM;
-	*arr = tmp;
-	*cap = ncap;
-	return 0;
-}
-
-static int zone_add(struct zoneinfo *zi, int *cap, int node, const char *name)
-{
-	struct zone_pcp *z;
-	int err;
-
-	err = grow((void **)&zi->zones, zi->nr_zones, cap, ZONES_INIT_CAP,
-		   sizeof(*zi->zones));
-	if (err)
-		return err;
-	z = &zi->zones[zi->nr_zones++];
-	memset(z, 0, sizeof(*z));
-	z->node = node;
-	z->managed = -1;
-	snprintf(z->name, sizeof(z->name), "%s", name);
-	return 0;
-}
-
-static int cpu_add(struct zone_pcp *z, int *cap, int cpu)
-{
-	struct pcp_cpu *c;
-	int err;
-
-	err = grow((void **)&z->cpus, z->nr_cpus, cap, CPUS_INIT_CAP,
-		   sizeof(*z->cpus));
-	if (err)
-		return err;
-	c = &z->cpus[z->nr_cpus++];
-	c->cpu = cpu;
-	c->count = c->high = c->batch = PCP_FIELD_ABSENT;
-	c->high_min = c->high_max = PCP_FIELD_ABSENT;
-	return 0;
-}
-
-/* "count:    1322" and friends; other lines of the block are not ours */
-static int pcp_field(struct pcp_cpu *c, const char *line)
-{
-	const char *colon = strchr(line, ':');
-	size_t klen, i;
-
-	if (!colon)
-		return 0;
-	klen = colon - line;
-	for (i = 0; i < NR_PCP_KEYS; i++) {
-		if (strlen(pcp_keys[i].name) != klen ||
-		    strncmp(line, pcp_keys[i].name, klen))
-			continue;
-		return parse_int(colon + 1,
-				 (int *)((char *)c + pcp_keys[i].off));
-	}
-	return 0;
-}
-
-/* a pageset without its three always-printed fields is not zoneinfo */
-static int zoneinfo_check(const struct zoneinfo *zi)
-{
-	int i, j;
-
-	if (!zi->nr_zones)
-		return -EINVAL;
-	for (i = 0; i < zi->nr_zones; i++) {
-		for (j = 0; j < zi->zones[i].nr_cpus; j++) {
-			const struct pcp_cpu *c = &zi->zones[i].cpus[j];
-
-			if (c->count == PCP_FIELD_ABSENT ||
-			    c->high == PCP_FIELD_ABSENT ||
-			    c->batch == PCP_FIELD_ABSENT)
-				return -EINVAL;
+	for (i = 0; i < pf->n; i++) {
+		if (!strcmp(pf->f[i].name, name)) {
+			*v = pf->f[i].v;
+			return 0;
 		}
 	}
-	return 0;
+	return -ENOENT;
 }
 
-int zoneinfo_parse(const char *path, struct zoneinfo *zi)
+void proc_fields_free(struct proc_fields *pf)
 {
-	char name[ZONE_NAME_LEN];
-	int zcap = 0, ccap = 0, node, cpu, err, ret;
-	struct zone_pcp *z = NULL;
-	bool in_pagesets = false;
+	free(pf->f);
+	memset(pf, 0, sizeof(*pf));
+}
+
+int vmstat_parse(const char *path, struct proc_fields *pf)
+{
+	char name[PROC_FIELD_LEN];
 	struct lines l;
+	int64_t v;
+	int err, ret;
 
-	memset(zi, 0, sizeof(*zi));
+	memset(pf, 0, sizeof(*pf));
 	err = lines_open(&l, path);
 	if (err)
 		return err;
 	while ((ret = lines_next(&l)) > 0) {
-		const char *s = skip_blanks(l.buf);
-
-		/* %15s: ZONE_NAME_LEN - 1, zone names are short */
-		if (sscanf(s, "Node %d, zone %15s", &node, name) == 2) {
-			err = zone_add(zi, &zcap, node, name);
-			if (err)
-				goto out;
-			z = &zi->zones[zi->nr_zones - 1];
-			ccap = 0;
-			in_pagesets = false;
-		} else if (!z) {
+		if (name_value(l.buf, name, sizeof(name), &v))
 			continue;
-		} else if (!strcmp(s, "pagesets")) {
-			in_pagesets = true;
-		} else if (!in_pagesets) {
-			sscanf(s, "managed %ld", &z->managed);
-			continue;
-		} else if (sscanf(s, "cpu: %d", &cpu) == 1) {
-			err = cpu_add(z, &ccap, cpu);
-			if (err)
-				goto out;
-		} else if (z->nr_cpus) {
-			/* the zone's lines after the last CPU match no key */
-			err = pcp_field(&z->cpus[z->nr_cpus - 1], s);
-			if (err)
-				goto out;
-		}
+		err = proc_fields_add(pf, name, v);
+		if (err)
+			break;
 	}
-	err = ret < 0 ? ret : zoneinfo_check(zi);
-out:
+	if (!err)
+		err = ret < 0 ? ret : pf->n ? 0 : -EINVAL;
 	lines_close(&l);
 	if (err)
-		zoneinfo_free(zi);
+		proc_fields_free(pf);
 	return err;
-}
-
-void zoneinfo_free(struct zoneinfo *zi)
-{
-	int i;
-
-	if (!zi)
-		return;
-	for (i = 0; i < zi->nr_zones; i++)
-		free(zi->zones[i].cpus);
-	free(zi->zones);
-	zi->zones = NULL;
-	zi->nr_zones = 0;
-}
-
-int zoneinfo_find(const struct zoneinfo *zi, int node, const char *name)
-{
-	int i;
-
-	for (i = 0; i < zi->nr_zones; i++)
-		if (zi->zones[i].node == node &&
-		    !strcmp(zi->zones[i].name, name))
-			return i;
-	return -1;
 }
 
 /* ---- pagetypeinfo ---- */

@@ -10,9 +10,27 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define ZONE_NAME_LEN 16
 #define PCP_FIELD_ABSENT (-1)
+#define PROC_FIELD_LEN 48
+
+/* the "name value" lines of a /proc file or of one zone */
+struct proc_field {
+	char name[PROC_FIELD_LEN]; /* words joined by '_': "pages_free" */
+	int64_t v;
+};
+
+struct proc_fields {
+	int n;
+	int cap;
+	struct proc_field *f;
+};
+
+/* 0 with the value of name, or -ENOENT */
+int proc_field_find(const struct proc_fields *pf, const char *name, int64_t *v);
+void proc_fields_free(struct proc_fields *pf);
 
 struct pcp_cpu {
 	int cpu;
@@ -26,9 +44,10 @@ struct pcp_cpu {
 struct zone_pcp {
 	int node;
 	char name[ZONE_NAME_LEN];
-	long managed; /* the zone's managed pages, -1 when not printed */
 	int nr_cpus;
 	struct pcp_cpu *cpus;
+	/* its own lines, "pages free" to the pagesets: watermarks, managed, ... */
+	struct proc_fields fields;
 };
 
 struct zoneinfo {
@@ -39,11 +58,22 @@ struct zoneinfo {
 /* "<root>/<rel>", root "/" or "" meaning the live system */
 void proc_path(char *buf, size_t len, const char *root, const char *rel);
 
-/* the "pagesets" blocks of /proc/zoneinfo, 6.1 and 6.13+ (high_min/max) shapes */
+/*
+ * /proc/zoneinfo: each zone's own lines and its "pagesets" blocks, in
+ * the 6.1 and 6.13+ (high_min/max) shapes
+ */
 int zoneinfo_parse(const char *path, struct zoneinfo *zi);
 void zoneinfo_free(struct zoneinfo *zi);
 /* index into zi->zones of (node, name), or -1 */
 int zoneinfo_find(const struct zoneinfo *zi, int node, const char *name);
+
+/*
+ * "pages free     3840" or "pgscan_kswapd 12": the name (words joined by
+ * '_') and the value; -EINVAL for any other shape of line
+ */
+int name_value(const char *line, char *name, size_t len, int64_t *v);
+/* every "name value" line of /proc/vmstat */
+int vmstat_parse(const char *path, struct proc_fields *pf);
 
 /* "Page block order:" and "Pages per block:" of /proc/pagetypeinfo */
 int pagetypeinfo_parse(const char *path, int *order, int *pages_per_block);

@@ -15,7 +15,8 @@ int snapshot_alloc(struct snapshot *s, int nr_cpus)
 			     sizeof(*s->counters));
 	s->lats =
 		calloc((size_t)nr_cpus * PCPTOP_NR_LAT_KEYS, sizeof(*s->lats));
-	if (!s->hists || !s->counters || !s->lats) {
+	s->zi_err = -ENOENT;
+	if (!s->hists || !s->counters || !s->lats || samples_alloc(&s->smp)) {
 		snapshot_free(s);
 		return -ENOMEM;
 	}
@@ -27,6 +28,8 @@ void snapshot_free(struct snapshot *s)
 	free(s->hists);
 	free(s->counters);
 	free(s->lats);
+	samples_free(&s->smp);
+	zoneinfo_free(&s->zi);
 	s->hists = NULL;
 	s->counters = NULL;
 	s->lats = NULL;

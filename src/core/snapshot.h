@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * One interval of BPF counts as a plain struct: every output (text, JSON,
- * the live view, recordings) reads this, never the maps.
+ * One interval as a plain struct: the BPF counts, the sampled figures
+ * and, for views that show pagesets per CPU, /proc/zoneinfo. Every output
+ * (text, JSON, the live view, recordings) reads this, never the maps.
  */
 #ifndef PCPTOP_SNAPSHOT_H
 #define PCPTOP_SNAPSHOT_H
 
 #include <stdint.h>
-#include "pcpmem.h"
 #include "pcptop.h"
+#include "procfs.h"
+#include "samples.h"
 
 /* "all CPUs" / "all zones" for the accessors */
 #define SNAP_ALL (-1)
@@ -20,8 +22,10 @@ struct snapshot {
 	struct pcptop_counter_val *counters; /* [cpu][PCPTOP_NR_COUNTER_KEYS] */
 	/* --latency: [cpu][PCPTOP_NR_LAT_KEYS]; recordings keep CPU 0's sum */
 	struct pcptop_lat_val *lats;
-	/* the pcp lists at the interval's end (nr_zones 0: not sampled) */
-	struct pcpmem pcp;
+	struct samples smp; /* the FIG_SAMPLED rows of figtab */
+	/* /proc/zoneinfo at the interval's end, when the sampler kept it */
+	struct zoneinfo zi;
+	int zi_err;
 };
 
 int snapshot_alloc(struct snapshot *s, int nr_cpus);

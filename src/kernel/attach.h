@@ -35,8 +35,6 @@ struct attach {
 	char fallback[ATTACH_MSG_LEN];
 	/* one line for the user when attach_open() fails */
 	char error[ATTACH_MSG_LEN];
-	/* recursion misses at the last snapshot, for the per-interval count */
-	uint64_t misses_seen;
 };
 
 /*
@@ -72,5 +70,12 @@ struct prog_stats {
 };
 
 void attach_prog_stats(const struct attach *a, struct prog_stats *ps);
+
+/*
+ * The sampler's source of SRC_PROG rows (core/sampler.h): a field of
+ * struct prog_stats by name ("recursion_misses", "run_cnt", "run_ns");
+ * ctx is the struct attach. 0 or -ENOENT.
+ */
+int attach_sample_prog(void *ctx, const char *field, int64_t *v);
 
 #endif /* PCPTOP_ATTACH_H */

@@ -3,6 +3,7 @@
  * What pcptop itself costs, as the kernel accounts it: the memory its maps
  * lock, each program's runs and run time, and the runs the kernel skipped.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -101,4 +102,23 @@ void attach_prog_stats(const struct attach *a, struct prog_stats *ps)
 		ps->recursion_misses += info.recursion_misses;
 	}
 	ps->recursion_misses += kprobe_missed(a);
+}
+
+int attach_sample_prog(void *ctx, const char *field, int64_t *v)
+{
+	const struct attach *a = ctx;
+	struct prog_stats ps;
+
+	if (!a || !a->skel)
+		return -ENOENT;
+	attach_prog_stats(a, &ps);
+	if (!strcmp(field, "recursion_misses"))
+		*v = (int64_t)ps.recursion_misses;
+	else if (!strcmp(field, "run_cnt"))
+		*v = (int64_t)ps.run_cnt;
+	else if (!strcmp(field, "run_ns"))
+		*v = (int64_t)ps.run_ns;
+	else
+		return -ENOENT;
+	return 0;
 }

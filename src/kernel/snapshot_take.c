@@ -15,8 +15,6 @@
 #include "snapshot_take.h"
 #include "pcptop.skel.h"
 
-#define ZONEINFO_PATH "/proc/zoneinfo"
-
 /* lets a probe that read the old epoch finish its increments */
 #define EPOCH_GRACE_NS 200000
 
@@ -45,23 +43,6 @@ static int read_and_zero(int fd, __u32 base, int nr_keys, void *dst,
 			return -errno;
 	}
 	return 0;
-}
-
-/*
- * Program runs the kernel skipped since the last snapshot (a program was
- * already running on that CPU): from bpf_prog_info, into the snapshot
- * like any counter so recordings keep them. They carry no CPU or zone.
- */
-static void add_misses(struct attach *a, struct snapshot *s)
-{
-	struct prog_stats ps;
-	int key = pcptop_counter_key(PCPTOP_ZONE_UNKNOWN, 0, 0);
-
-	attach_prog_stats(a, &ps);
-	if (ps.recursion_misses >= a->misses_seen && s->nr_cpus > 0)
-		s->counters[key].c[CNT_RECURSION_MISSES] =
-			ps.recursion_misses - a->misses_seen;
-	a->misses_seen = ps.recursion_misses;
 }
 
 int snapshot_take(struct attach *a, struct snapshot *s)
@@ -100,11 +81,6 @@ int snapshot_take(struct attach *a, struct snapshot *s)
 				    old * PCPTOP_NR_LAT_KEYS,
 				    PCPTOP_NR_LAT_KEYS, s->lats, lsz,
 				    s->nr_cpus, buf, zeroes);
-	if (!err)
-		add_misses(a, s);
-	/* a gauge beside the counts; without it the figures still stand */
-	if (!err && pcpmem_read(ZONEINFO_PATH, &s->pcp))
-		s->pcp.nr_zones = 0;
 out:
 	free(buf);
 	free(zeroes);

@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <bpf/libbpf.h>
 #include "kallsyms.h"
 #include "procfs.h"
+#include "snapshot_take.h"
 #include "system.h"
 
 #define LIVE_ROOT "/"
@@ -112,7 +114,7 @@ int system_collect(struct facts *f, struct attach *a,
 }
 
 int system_attach(struct system *s, const struct attach_opts *o,
-		  bool say_fallback)
+		  bool say_fallback, bool with_zoneinfo)
 {
 	int err;
 
@@ -137,11 +139,37 @@ int system_attach(struct system *s, const struct attach_opts *o,
 	attach_set_scale(&s->a, s->f.scale.source == SCALE_SRC_INFERRED ?
 					-1 :
 					s->f.scale.value);
+	err = sampler_open(&s->smp, LIVE_ROOT, attach_sample_prog, &s->a,
+			   with_zoneinfo, &s->f);
+	if (err) {
+		fprintf(stderr, "pcptop: sampling /proc: %s\n", strerror(-err));
+		system_detach(s);
+		return err;
+	}
 	return 0;
 }
 
 void system_detach(struct system *s)
 {
+	sampler_close(&s->smp);
 	facts_free(&s->f);
 	attach_close(&s->a);
+}
+
+int system_sample(struct system *s, struct snapshot *snap)
+{
+	int err;
+
+	err = snapshot_take(&s->a, snap);
+	if (err)
+		return err;
+	zoneinfo_free(&snap->zi);
+	return sampler_read(&s->smp, &snap->smp, &snap->zi, &snap->zi_err);
+}
+
+int system_nr_cpus(void)
+{
+	int n = libbpf_num_possible_cpus();
+
+	return n > 0 ? n : 1;
 }

@@ -152,7 +152,7 @@ int cmd_info(int argc, char **argv)
 			info_usage(stdout);
 		return cli_status(err);
 	}
-	err = system_attach(&sys, &o.attach, true);
+	err = system_attach(&sys, &o.attach, true, false);
 	if (err)
 		return cli_status(err);
 	attach_self_cost(&sys.a, &sys.f.self);

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <bpf/libbpf.h>
 #include "cli.h"
 #include "clock.h"
 #include "figures.h"
@@ -21,7 +20,6 @@
 #include "runcmd.h"
 #include "sig.h"
 #include "snapshot.h"
-#include "snapshot_take.h"
 #include "system.h"
 #include "units.h"
 
@@ -147,7 +145,7 @@ static int record_loop(const struct record_opts *o, struct system *sys,
 
 	for (;;) {
 		run->why = run_wait(c, next, stop_at);
-		err = snapshot_take(&sys->a, snap);
+		err = system_sample(sys, snap);
 		if (err) {
 			cli_warn("reading BPF maps: %s", strerror(-err));
 			return err;
@@ -166,7 +164,8 @@ static int record_loop(const struct record_opts *o, struct system *sys,
 			return err;
 		}
 		figures_compute(snap, SNAP_ALL, SNAP_ALL, &f);
-		prom_update(ps, &f, (double)(t - prev) / (double)NSEC_PER_SEC);
+		prom_update(ps, &f, &snap->smp,
+			    (double)(t - prev) / (double)NSEC_PER_SEC);
 		run->nr++;
 		run->t_last = t;
 		prev = t;
@@ -217,7 +216,7 @@ static int record_start(const struct record_opts *o, struct system *sys,
 {
 	int err;
 
-	err = snapshot_take(&sys->a, snap);
+	err = system_sample(sys, snap);
 	if (err) {
 		cli_warn("reading BPF maps: %s", strerror(-err));
 		return err;
@@ -285,6 +284,7 @@ static int record_run(const struct record_opts *o, struct system *sys,
 	*status = o->argc ? end.exit_code : EXIT_OK;
 out:
 	snapshot_free(&snap);
+	prom_free(&ps);
 	return err;
 }
 
@@ -317,10 +317,10 @@ int cmd_record(int argc, char **argv)
 	err = check_outputs(&o);
 	if (err)
 		return cli_status(err);
-	err = system_attach(&sys, &o.attach, !o.quiet);
+	err = system_attach(&sys, &o.attach, !o.quiet, false);
 	if (err)
 		return cli_status(err);
-	nr_cpus = libbpf_num_possible_cpus();
+	nr_cpus = system_nr_cpus();
 	fill_header(&hdr, &o, &sys, nr_cpus > 0 ? nr_cpus : 1);
 	/* an output that cannot be written is bad input: exit 2 */
 	err = outfile_keep_old(o.out);

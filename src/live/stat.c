@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <bpf/libbpf.h>
 #include "cli.h"
 #include "clock.h"
 #include "figures.h"
@@ -14,7 +13,6 @@
 #include "prom.h"
 #include "sig.h"
 #include "snapshot.h"
-#include "snapshot_take.h"
 #include "stat_print.h"
 #include "system.h"
 
@@ -69,7 +67,7 @@ static int stat_loop(const struct stat_opts *o, struct system *sys,
 	start = clock_mono_s();
 	for (n = 0; !sig_exiting && (!o->count || n < o->count); n++) {
 		clock_sleep_s(o->interval, &sig_exiting);
-		err = snapshot_take(&sys->a, snap);
+		err = system_sample(sys, snap);
 		if (err) {
 			cli_warn("reading BPF maps: %s", strerror(-err));
 			return err;
@@ -78,12 +76,13 @@ static int stat_loop(const struct stat_opts *o, struct system *sys,
 		figures_compute(snap, SNAP_ALL, SNAP_ALL, &f);
 		facts_observe_scale(&sys->f, &f);
 		attach_self_cost(&sys->a, &sys->f.self);
-		prom_update(ps, &f, end - start);
+		prom_update(ps, &f, &snap->smp, end - start);
 		if (o->json)
-			stat_print_json(stdout, &sys->f, &f, end - start);
+			stat_print_json(stdout, &sys->f, &f, &snap->smp,
+					end - start);
 		else
-			stat_print_text(stdout, &sys->f, &f, end - start,
-					o->hists);
+			stat_print_text(stdout, &sys->f, &f, &snap->smp,
+					end - start, o->hists);
 		/* a reader that has gone (| head) ends the run, cleanly */
 		if (ferror(stdout))
 			return errno == EPIPE ? 0 : -EIO;
@@ -111,11 +110,11 @@ int cmd_stat(int argc, char **argv)
 	/* a bad --prom is bad input, found before anything is loaded */
 	if (o.prom && outfile_check(o.prom, msg, sizeof(msg)))
 		return cli_status(cli_bad_input("%s", msg));
-	err = system_attach(&sys, &o.attach, true);
+	err = system_attach(&sys, &o.attach, true, false);
 	if (err)
 		return cli_status(err);
 	prom_init(&ps, o.prom, &sys.f);
-	err = snapshot_alloc(&snap, libbpf_num_possible_cpus());
+	err = snapshot_alloc(&snap, system_nr_cpus());
 	if (err) {
 		cli_warn("out of memory for %d CPUs", snap.nr_cpus);
 		goto out;
@@ -125,6 +124,7 @@ int cmd_stat(int argc, char **argv)
 	err = stat_loop(&o, &sys, &snap, &ps);
 out:
 	snapshot_free(&snap);
+	prom_free(&ps);
 	system_detach(&sys);
 	return err ? EXIT_RUNTIME : EXIT_OK;
 }

@@ -12,12 +12,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <bpf/libbpf.h>
 #include "cli.h"
 #include "clock.h"
 #include "sig.h"
 #include "snapshot.h"
-#include "snapshot_take.h"
 #include "system.h"
 #include "top.h"
 
@@ -142,13 +140,11 @@ static int run_batch(struct top_state *s, long count)
 static int state_init(struct top_state *s, const struct top_opts *o,
 		      struct system *sys)
 {
-	int nr_cpus = libbpf_num_possible_cpus();
+	int nr_cpus = system_nr_cpus();
 	int i, err;
 
-	if (nr_cpus < 0)
-		return nr_cpus;
 	top_cols_init(&sys->f);
-	s->a = &sys->a;
+	s->sys = sys;
 	s->ctx.facts = &sys->f;
 	s->ctx.nr_cpus = nr_cpus;
 	s->view.pane = PANE_BATCH;
@@ -169,7 +165,9 @@ static int state_init(struct top_state *s, const struct top_opts *o,
 	if (err)
 		return err;
 	/* the first screen already shows the pagesets */
-	s->shown->zi_err = zoneinfo_parse("/proc/zoneinfo", &s->shown->zi);
+	err = system_sample(sys, s->shown->snap);
+	if (err)
+		return err;
 	s->shown->when = time(NULL);
 	top_rows_build(&s->ctx, &s->view, s->shown);
 	return 0;
@@ -214,7 +212,7 @@ int cmd_top(int argc, char **argv)
 			"not a terminal: use 'pcptop top -b' for text output"));
 
 	/* the interactive view shows the fallback in its header instead */
-	err = system_attach(&sys, &o.attach, o.batch);
+	err = system_attach(&sys, &o.attach, o.batch, true);
 	if (err)
 		return cli_status(err);
 
@@ -226,7 +224,7 @@ int cmd_top(int argc, char **argv)
 	cost_on(&s.cost, &sys.a);
 	s.ctx.cost_off = s.cost.off[0] ? s.cost.off : NULL;
 	/* the first interval starts now: what the maps hold is older */
-	err = snapshot_take(&sys.a, s.latest->snap);
+	err = system_sample(&sys, s.latest->snap);
 	s.last_sample = clock_mono_s();
 	if (err) {
 		cli_warn("reading BPF maps: %s", strerror(-err));

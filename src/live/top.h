@@ -20,8 +20,8 @@
 #include "procfs.h"
 #include "snapshot.h"
 
-struct attach;
 struct screen;
+struct system;
 
 /* what a column shows: a /proc figure, or a statistic of a figtab row */
 enum top_col_kind {
@@ -104,9 +104,7 @@ struct top_view {
 
 /* one interval as shown: what was sampled and the rows made from it */
 struct top_data {
-	struct snapshot *snap;
-	struct zoneinfo zi; /* read right after the snapshot */
-	int zi_err;
+	struct snapshot *snap; /* with /proc/zoneinfo read right after it */
 	double secs; /* length of the interval, 0 before the first */
 	time_t when;
 	struct cost_sample cost;
@@ -129,7 +127,7 @@ struct top_ctx {
 
 int top_data_init(struct top_data *d, struct snapshot *snap, int nr_cpus);
 void top_data_free(struct top_data *d);
-/* rebuild d->rows from d->snap and d->zi for the view's choices */
+/* rebuild d->rows from d->snap for the view's choices */
 void top_rows_build(const struct top_ctx *c, struct top_view *v,
 		    struct top_data *d);
 /* keep v->sel on the row it names after a rebuild or a sort */
@@ -162,17 +160,37 @@ struct top_frame {
 	bool oom; /* a line could not be added for want of memory */
 };
 
+/* ---- top_frame.c ---- */
+
 int top_frame_init(struct top_frame *f, int cols, int rows);
 void top_frame_free(struct top_frame *f);
 void top_frame_reset(struct top_frame *f, int cols, int rows);
+/* a new line, cut to the frame's width; NULL when the screen is full */
+struct top_line *top_frame_add(struct top_frame *f, unsigned int attr,
+			       const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* the main screen; may move v->scroll to keep the selection visible */
 int top_draw_main(struct top_frame *f, const struct top_ctx *c,
 		  struct top_view *v, const struct top_data *d);
 int top_draw_help(struct top_frame *f);
+
+/* ---- top_system.c: the sampled figures placed in the live view ---- */
+
+/* the header's line of LIVE_HEADER figures, when this run has any */
+void top_system_line(struct top_frame *f, const struct top_ctx *c,
+		     const struct top_data *d);
+/* the system pane: each LIVE_PANE figure, zone by zone, in height lines */
+void top_system_pane(struct top_frame *f, const struct top_ctx *c,
+		     const struct top_view *v, const struct top_data *d,
+		     int height);
+/* the pane after p that this run can show (H and Tab) */
+enum hist_pane top_next_pane(const struct top_ctx *c, enum hist_pane p);
 /* the frame as plain text, trailing blanks cut */
 void top_frame_print(const struct top_frame *f, FILE *out);
 
+/* what top_fmt_num() and top_fmt_ns() write into */
+#define TOP_NUM_LEN 32
 /* "12.3k" style into width characters; "-" for TOP_NA */
 void top_fmt_num(char *buf, int width, double v);
 /* "850ns", "12us", "1.2ms" in at most 5 characters */
@@ -189,7 +207,7 @@ struct top_state {
 	bool latest_new; /* latest holds an interval not shown yet */
 	struct snapshot snaps[2];
 	struct top_frame frame;
-	struct attach *a;
+	struct system *sys;
 	struct cost_src cost;
 	double last_sample;
 	struct screen *scr; /* curses' SCREEN, NULL in batch mode */

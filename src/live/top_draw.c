@@ -13,7 +13,6 @@
 #include "snapshot.h"
 #include "top.h"
 
-#define FRAME_LINES_START 64
 /* the table's first cell is the selection mark */
 #define SEL_MARK_W 1
 /* lines of the pane: title, the two histogram names, at least two slots */
@@ -27,138 +26,9 @@
 #define HIST_FIXED_W (HIST_NUM_W * 3 + 4 + 1 + 3)
 #define HIST_COL_MAX_W 60
 #define HIST_GAP 2
-#define NUM_BUF 32
 #define TIME_BUF 16
-#define KILO 1000.0
-#define NS_PER_US 1e3
-#define NS_PER_MS 1e6
-#define NS_PER_S 1e9
-#define ONE_DECIMAL_BELOW 10.0
 /* enough for the widest bar, HIST_COL_MAX_W - HIST_FIXED_W */
 #define BAR_STARS "****************************************"
-
-/* ---- frames ---- */
-
-int top_frame_init(struct top_frame *f, int cols, int rows)
-{
-	memset(f, 0, sizeof(*f));
-	f->lines = calloc(FRAME_LINES_START, sizeof(*f->lines));
-	if (!f->lines)
-		return -ENOMEM;
-	f->cap = FRAME_LINES_START;
-	top_frame_reset(f, cols, rows);
-	return 0;
-}
-
-void top_frame_free(struct top_frame *f)
-{
-	free(f->lines);
-	f->lines = NULL;
-	f->cap = 0;
-}
-
-void top_frame_reset(struct top_frame *f, int cols, int rows)
-{
-	f->nr = 0;
-	f->oom = false;
-	f->cols = cols < TOP_LINE_LEN ? cols : TOP_LINE_LEN - 1;
-	f->rows = rows;
-}
-
-static bool frame_full(const struct top_frame *f)
-{
-	return f->rows && f->nr >= f->rows;
-}
-
-/* a new line, cut to the frame's width; NULL when the screen is full */
-static struct top_line *frame_add(struct top_frame *f, unsigned int attr,
-				  const char *fmt, ...)
-{
-	struct top_line *l;
-	va_list ap;
-
-	if (frame_full(f) || f->cols <= 0)
-		return NULL;
-	if (f->nr == f->cap) {
-		struct top_line *n = realloc(f->lines, 2 * f->cap * sizeof(*n));
-
-		if (!n) {
-			f->oom = true;
-			return NULL;
-		}
-		f->lines = n;
-		f->cap *= 2;
-	}
-	l = &f->lines[f->nr++];
-	memset(l, 0, sizeof(*l));
-	l->attr = attr;
-	va_start(ap, fmt);
-	vsnprintf(l->text, (size_t)f->cols + 1, fmt, ap);
-	va_end(ap);
-	return l;
-}
-
-void top_frame_print(const struct top_frame *f, FILE *out)
-{
-	int i;
-
-	for (i = 0; i < f->nr; i++) {
-		const char *t = f->lines[i].text;
-		int n = (int)strlen(t);
-
-		while (n > 0 && t[n - 1] == ' ')
-			n--;
-		fprintf(out, "%.*s\n", n, t);
-	}
-}
-
-/* ---- numbers ---- */
-
-void top_fmt_num(char *buf, int width, double v)
-{
-	static const char suffix[] = "kMGT";
-	double scaled = v;
-	int i;
-
-	if (v < 0) {
-		snprintf(buf, NUM_BUF, "-");
-		return;
-	}
-	if (v < ONE_DECIMAL_BELOW && v != (double)(long long)v) {
-		snprintf(buf, NUM_BUF, "%.1f", v);
-		return;
-	}
-	if (snprintf(buf, NUM_BUF, "%.0f", v) <= width)
-		return;
-	for (i = 0; suffix[i]; i++) {
-		scaled /= KILO;
-		if (scaled < ONE_DECIMAL_BELOW &&
-		    snprintf(buf, NUM_BUF, "%.1f%c", scaled, suffix[i]) <=
-			    width)
-			return;
-		if (snprintf(buf, NUM_BUF, "%.0f%c", scaled, suffix[i]) <=
-		    width)
-			return;
-	}
-}
-
-void top_fmt_ns(char *buf, size_t len, double ns)
-{
-	if (ns < 0)
-		snprintf(buf, len, "-");
-	else if (ns < NS_PER_US)
-		snprintf(buf, len, "%.0fns", ns);
-	else if (ns < ONE_DECIMAL_BELOW * NS_PER_US)
-		snprintf(buf, len, "%.1fus", ns / NS_PER_US);
-	else if (ns < NS_PER_MS)
-		snprintf(buf, len, "%.0fus", ns / NS_PER_US);
-	else if (ns < ONE_DECIMAL_BELOW * NS_PER_MS)
-		snprintf(buf, len, "%.1fms", ns / NS_PER_MS);
-	else if (ns < NS_PER_S)
-		snprintf(buf, len, "%.0fms", ns / NS_PER_MS);
-	else
-		snprintf(buf, len, "%.1fs", ns / NS_PER_S);
-}
 
 /* ---- header ---- */
 
@@ -178,6 +48,13 @@ static const char *mode_short(enum probe_mode m)
 	}
 }
 
+static const char *const pane_names[NR_PANES] = {
+	[PANE_NONE] = "none",
+	[PANE_BATCH] = "batch",
+	[PANE_HOLD] = "hold",
+	[PANE_SYSTEM] = "system",
+};
+
 static void draw_header(struct top_frame *f, const struct top_ctx *c,
 			const struct top_view *v, const struct top_data *d)
 {
@@ -187,7 +64,7 @@ static void draw_header(struct top_frame *f, const struct top_ctx *c,
 	int i;
 
 	facts_scale_line(fa, buf, sizeof(buf));
-	frame_add(f, TA_BOLD, "%s", buf);
+	top_frame_add(f, TA_BOLD, "%s", buf);
 
 	if (c->cost_off)
 		snprintf(cost, sizeof(cost), "cost n/a (%s)", c->cost_off);
@@ -198,24 +75,12 @@ static void draw_header(struct top_frame *f, const struct top_ctx *c,
 			 "cost: %.0f ns/event, %.2f%% CPU (%.0fs in %.0fs)",
 			 d->cost.ns_per_event, d->cost.cpu_pct, COST_ON_S,
 			 COST_PERIOD_S);
-	if (d->snap && d->secs > 0) {
-		struct figures all;
-		size_t len = strlen(cost);
-
-		/* events the kernel did not let a probe see: say it loudly */
-		figures_compute(d->snap, SNAP_ALL, SNAP_ALL, &all);
-		if (all.cnt[CNT_RECURSION_MISSES])
-			snprintf(cost + len, sizeof(cost) - len,
-				 ", %llu probe runs skipped",
-				 (unsigned long long)
-					 all.cnt[CNT_RECURSION_MISSES]);
-	}
 	if (fa->pageblock_order < 0)
-		frame_add(f, 0, "kernel %s %s  %s  pageblock order ?",
-			  fa->release, fa->arch, cost);
+		top_frame_add(f, 0, "kernel %s %s  %s  pageblock order ?",
+			      fa->release, fa->arch, cost);
 	else
-		frame_add(f, 0, "kernel %s %s  %s  pageblock order %d",
-			  fa->release, fa->arch, cost, fa->pageblock_order);
+		top_frame_add(f, 0, "kernel %s %s  %s  pageblock order %d",
+			      fa->release, fa->arch, cost, fa->pageblock_order);
 
 	for (i = 0; i < fa->nr_probes && n < sizeof(buf); i++) {
 		if (!facts_probe_listed(fa, i))
@@ -225,16 +90,17 @@ static void draw_header(struct top_frame *f, const struct top_ctx *c,
 			      mode_short(fa->probes[i].mode),
 			      fa->probes[i].estimated ? "~" : "");
 	}
-	frame_add(f, 0, "probes:%s%s", buf,
-		  (int)(n + strlen(PROBES_LEGEND_LONG)) < f->cols ?
-			  PROBES_LEGEND_LONG :
-			  PROBES_LEGEND_SHORT);
+	top_frame_add(f, 0, "probes:%s%s", buf,
+		      (int)(n + strlen(PROBES_LEGEND_LONG)) < f->cols ?
+			      PROBES_LEGEND_LONG :
+			      PROBES_LEGEND_SHORT);
 	/* why tracepoints, as far as the first ':' of attach's note */
 	if (top_has_zoneless(c) && fa->fallback[0])
-		frame_add(f, 0, "%.*s; %s", (int)strcspn(fa->fallback, ":"),
-			  fa->fallback, ZONELESS_NOTE);
+		top_frame_add(f, 0, "%.*s; %s", (int)strcspn(fa->fallback, ":"),
+			      fa->fallback, ZONELESS_NOTE);
 	else if (top_has_zoneless(c))
-		frame_add(f, 0, "%s", ZONELESS_NOTE);
+		top_frame_add(f, 0, "%s", ZONELESS_NOTE);
+	top_system_line(f, c, d);
 
 	n = 0;
 	if (v->paused)
@@ -257,12 +123,12 @@ static void draw_header(struct top_frame *f, const struct top_ctx *c,
 		      v->summed ? "summed" : "per-CPU");
 	if (!v->batch)
 		n += snprintf(buf + n, sizeof(buf) - n,
-			      "  delay %.3gs  hist %s  h help", v->delay,
-			      v->pane == PANE_BATCH ? "batch" : "hold");
-	if (d->zi_err)
+			      "  delay %.3gs  pane %s  h help", v->delay,
+			      pane_names[v->pane]);
+	if (d->snap->zi_err)
 		n += snprintf(buf + n, sizeof(buf) - n, "  zoneinfo: %s",
-			      strerror(-d->zi_err));
-	frame_add(f, 0, "%s", buf);
+			      strerror(-d->snap->zi_err));
+	top_frame_add(f, 0, "%s", buf);
 }
 
 /* ---- table ---- */
@@ -311,7 +177,7 @@ static void draw_table_header(struct top_frame *f, const struct top_view *v,
 		x = put_cell(line, x, col, top_cols[col].label);
 	}
 	line[x] = '\0';
-	l = frame_add(f, TA_BOLD, "%s", line);
+	l = top_frame_add(f, TA_BOLD, "%s", line);
 	if (l && v->sort_col < ncols) {
 		l->span_at = mark_x;
 		l->span_len = 1 + top_cols[v->sort_col].width;
@@ -328,21 +194,21 @@ static void cell_text(const struct top_ctx *c, const struct top_row *r, int col,
 	switch (cd->kind) {
 	case TC_CPU:
 		if (r->cpu == SNAP_ALL)
-			snprintf(buf, NUM_BUF, "all");
+			snprintf(buf, TOP_NUM_LEN, "all");
 		else
-			snprintf(buf, NUM_BUF, "%d", r->cpu);
+			snprintf(buf, TOP_NUM_LEN, "%d", r->cpu);
 		return;
 	case TC_ZONE:
-		snprintf(buf, NUM_BUF, "%s", top_zone_label(c, r->zone));
+		snprintf(buf, TOP_NUM_LEN, "%s", top_zone_label(c, r->zone));
 		return;
 	case TC_FIG:
 		if (cd->fig->type != FIG_TIME || cd->stat == TS_EVENTS_RATE)
 			break;
 		/* "0ns" would read as a measured zero: there were no samples */
 		if (x == 0)
-			snprintf(buf, NUM_BUF, "0");
+			snprintf(buf, TOP_NUM_LEN, "0");
 		else
-			top_fmt_ns(buf, NUM_BUF, x);
+			top_fmt_ns(buf, TOP_NUM_LEN, x);
 		return;
 	default:
 		break;
@@ -353,7 +219,7 @@ static void cell_text(const struct top_ctx *c, const struct top_row *r, int col,
 static void draw_row(struct top_frame *f, const struct top_ctx *c,
 		     const struct top_row *r, int ncols, bool selected)
 {
-	char line[TOP_LINE_LEN], cell[NUM_BUF];
+	char line[TOP_LINE_LEN], cell[TOP_NUM_LEN];
 	int x = SEL_MARK_W, col;
 
 	memset(line, ' ', sizeof(line));
@@ -365,7 +231,7 @@ static void draw_row(struct top_frame *f, const struct top_ctx *c,
 		x = put_cell(line, x, col, cell);
 	}
 	line[x] = '\0';
-	frame_add(f, selected ? TA_REVERSE : 0, "%s", line);
+	top_frame_add(f, selected ? TA_REVERSE : 0, "%s", line);
 }
 
 /* ---- histogram pane ---- */
@@ -380,7 +246,7 @@ static int hist_col(const struct figure_hist *fh, int w, int n,
 {
 	int first, last, i, k, bar_w = w - HIST_FIXED_W;
 	uint64_t top = 0, cnt;
-	char lo[NUM_BUF], hi[NUM_BUF], num[NUM_BUF];
+	char lo[TOP_NUM_LEN], hi[TOP_NUM_LEN], num[TOP_NUM_LEN];
 	bool folded = false;
 
 	if (n <= 0)
@@ -434,6 +300,10 @@ static void draw_pane(struct top_frame *f, const struct top_ctx *c,
 	char who[TOP_MSG_LEN];
 	int w, n, nl, nr, i, two;
 
+	if (v->pane == PANE_SYSTEM) {
+		top_system_pane(f, c, v, d, height);
+		return;
+	}
 	/* the pane's group: its first two histograms this run measures */
 	for (i = 0; i < NR_PCPTOP_HISTS && k < 2; i++)
 		if (hist_table[i].pane == v->pane &&
@@ -464,20 +334,21 @@ static void draw_pane(struct top_frame *f, const struct top_ctx *c,
 		w = HIST_COL_MAX_W;
 	n = height ? height - PANE_HEAD_LINES : PCPTOP_HIST_SLOTS;
 
-	frame_add(f, TA_BOLD, "%s of %s%s",
-		  v->pane == PANE_BATCH ?
-			  "batch sizes (pages)" :
-		  hist_table[h[0]].avail == AVAIL_TP ?
-			  "event spans (ns)" :
-			  "zone->lock hold and interrupts off (ns)",
-		  who, v->batch ? "" : "   H/Tab: switch");
-	frame_add(f, 0, "%-*s%*s%s", w, hist_table[h[0]].title,
-		  two ? HIST_GAP : 0, "", two ? hist_table[h[1]].title : "");
+	top_frame_add(f, TA_BOLD, "%s of %s%s",
+		      v->pane == PANE_BATCH ?
+			      "batch sizes (pages)" :
+		      hist_table[h[0]].avail == AVAIL_TP ?
+			      "event spans (ns)" :
+			      "zone->lock hold and interrupts off (ns)",
+		      who, v->batch ? "" : "   H/Tab: switch");
+	top_frame_add(f, 0, "%-*s%*s%s", w, hist_table[h[0]].title,
+		      two ? HIST_GAP : 0, "",
+		      two ? hist_table[h[1]].title : "");
 	nl = hist_col(&fig->hist[h[0]], w, n, left);
 	nr = two ? hist_col(&fig->hist[h[1]], w, n, right) : 0;
 	for (i = 0; i < nl || i < nr; i++)
-		frame_add(f, 0, "%-*s%*s%s", w, i < nl ? left[i] : "",
-			  two ? HIST_GAP : 0, "", i < nr ? right[i] : "");
+		top_frame_add(f, 0, "%-*s%*s%s", w, i < nl ? left[i] : "",
+			      two ? HIST_GAP : 0, "", i < nr ? right[i] : "");
 }
 
 int top_draw_main(struct top_frame *f, const struct top_ctx *c,
@@ -491,8 +362,14 @@ int top_draw_main(struct top_frame *f, const struct top_ctx *c,
 	if (!f->rows) {
 		for (i = 0; i < d->nr_rows; i++)
 			draw_row(f, c, &d->rows[i], ncols, false);
-		frame_add(f, 0, "%s", "");
+		top_frame_add(f, 0, "%s", "");
 		draw_pane(f, c, v, d, 0);
+		/* a text frame has room for the system pane as well */
+		if (v->pane != PANE_SYSTEM &&
+		    top_next_pane(c, PANE_HOLD) == PANE_SYSTEM) {
+			top_frame_add(f, 0, "%s", "");
+			top_system_pane(f, c, v, d, 0);
+		}
 		return f->oom ? -ENOMEM : 0;
 	}
 
@@ -519,14 +396,14 @@ int top_draw_main(struct top_frame *f, const struct top_ctx *c,
 		v->scroll = 0;
 
 	if (!d->nr_rows)
-		frame_add(f, 0, "  (no pagesets and no events yet)");
+		top_frame_add(f, 0, "  (no pagesets and no events yet)");
 	for (i = v->scroll; i < d->nr_rows && i < v->scroll + table_h; i++)
 		draw_row(f, c, &d->rows[i], ncols, i == v->sel);
 	if (!pane_h)
 		return f->oom ? -ENOMEM : 0;
 	/* the pane sits at the bottom so it does not move with the table */
 	while (f->nr < f->rows - pane_h)
-		frame_add(f, 0, "%s", "");
+		top_frame_add(f, 0, "%s", "");
 	draw_pane(f, c, v, d, pane_h);
 	return f->oom ? -ENOMEM : 0;
 }
@@ -541,8 +418,8 @@ static const char *const help_keys[] = {
 	"  s >   <      sort by the next / previous column (marked '*')",
 	"  z            zone filter: all, then each zone in turn",
 	"  c            rows per CPU, or one per zone summed over CPUs",
-	"  H Tab        pane: batch sizes, or zone->lock times (spans in",
-	"               tracepoint mode)",
+	"  H Tab        pane: batch sizes, zone->lock times (spans in",
+	"               tracepoint mode), or the system's sampled figures",
 	"  space        pause the display; sampling goes on, resume shows",
 	"               the latest interval",
 	"  d            change the delay between refreshes (seconds)",
@@ -576,7 +453,8 @@ static void help_columns(struct top_frame *f)
 			snprintf(labels + strlen(labels),
 				 sizeof(labels) - strlen(labels), "%s%s",
 				 n ? " " : "", top_cols[i + n].label);
-		frame_add(f, 0, "  %-*s %s", HELP_LABELS_W, labels, d->title);
+		top_frame_add(f, 0, "  %-*s %s", HELP_LABELS_W, labels,
+			      d->title);
 	}
 }
 
@@ -585,9 +463,9 @@ int top_draw_help(struct top_frame *f)
 	size_t i;
 
 	for (i = 0; i < sizeof(help_keys) / sizeof(help_keys[0]); i++)
-		frame_add(f, i ? 0 : TA_BOLD, "%s", help_keys[i]);
+		top_frame_add(f, i ? 0 : TA_BOLD, "%s", help_keys[i]);
 	help_columns(f);
 	for (i = 0; i < sizeof(help_tail) / sizeof(help_tail[0]); i++)
-		frame_add(f, 0, "%s", help_tail[i]);
+		top_frame_add(f, 0, "%s", help_tail[i]);
 	return f->oom ? -ENOMEM : 0;
 }

@@ -77,7 +77,6 @@ int top_data_init(struct top_data *d, struct snapshot *snap, int nr_cpus)
 {
 	memset(d, 0, sizeof(*d));
 	d->snap = snap;
-	d->zi_err = -ENOENT;
 	d->cap_rows = (nr_cpus + 1) * ROWS_PER_CPU;
 	d->rows = calloc(d->cap_rows, sizeof(*d->rows));
 	return d->rows ? 0 : -ENOMEM;
@@ -85,7 +84,6 @@ int top_data_init(struct top_data *d, struct snapshot *snap, int nr_cpus)
 
 void top_data_free(struct top_data *d)
 {
-	zoneinfo_free(&d->zi);
 	free(d->rows);
 	d->rows = NULL;
 }
@@ -161,10 +159,10 @@ static void pcp_of(const struct top_ctx *c, const struct top_data *d, int cpu,
 	int i, j;
 
 	memset(ps, 0, sizeof(*ps));
-	if (d->zi_err)
+	if (d->snap->zi_err)
 		return;
-	for (i = 0; i < d->zi.nr_zones; i++) {
-		const struct zone_pcp *z = &d->zi.zones[i];
+	for (i = 0; i < d->snap->zi.nr_zones; i++) {
+		const struct zone_pcp *z = &d->snap->zi.zones[i];
 
 		if (name && strcmp(z->name, name))
 			continue;

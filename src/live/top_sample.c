@@ -8,10 +8,8 @@
 #include <stdio.h>
 #include <time.h>
 #include "clock.h"
-#include "snapshot_take.h"
+#include "system.h"
 #include "top.h"
-
-#define ZONEINFO_PATH "/proc/zoneinfo"
 
 void top_set_msg(struct top_view *v, double secs, const char *fmt, ...)
 {
@@ -40,16 +38,14 @@ int top_sample(struct top_state *s)
 	double now;
 	int err;
 
-	err = snapshot_take(s->a, d->snap);
+	err = system_sample(s->sys, d->snap);
 	if (err)
 		return err;
 	now = clock_mono_s();
 	d->secs = now - s->last_sample;
 	d->when = time(NULL);
 	s->last_sample = now;
-	zoneinfo_free(&d->zi);
-	d->zi_err = zoneinfo_parse(ZONEINFO_PATH, &d->zi);
-	cost_sample(&s->cost, s->a, &d->cost);
+	cost_sample(&s->cost, &s->sys->a, &d->cost);
 	s->latest_new = true;
 	if (!s->view.paused)
 		top_show_latest(s);

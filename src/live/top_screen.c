@@ -205,7 +205,7 @@ static bool on_key(struct top_state *s, int ch)
 		break;
 	case 'H':
 	case '\t':
-		v->pane = v->pane == PANE_BATCH ? PANE_HOLD : PANE_BATCH;
+		v->pane = top_next_pane(&s->ctx, v->pane);
 		return true;
 	case ' ':
 		v->paused = !v->paused;

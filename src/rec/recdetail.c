@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The detail chunk (type 4, format 1.2): what an interval adds beside the
- * BPF counters, written just before its interval chunk. Allocation and
- * free latency (--latency) summed over the CPUs, and the pcp lists'
- * memory per zone at the interval's end. Readers of 1.1 skip the chunk;
- * this reader keeps it for the interval that follows. docs/FORMAT.md has
- * the layout.
+ * The detail chunk (type 4, format 1.2): allocation and free latency
+ * (--latency) summed over the CPUs, written just before its interval
+ * chunk. Format 1.2 kept the pcp lists' memory per zone here too; 1.3
+ * writes no zones (they are sampled series, recsample.c) and reads a 1.2
+ * file's into those series. Readers of 1.1 skip the chunk; this reader
+ * keeps it for the interval that follows. docs/FORMAT.md has the layout.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,14 +34,14 @@ int rec_detail_encode(struct rbuf *b, uint32_t seq, const struct snapshot *s)
 {
 	bool lat = any_latency(s);
 	struct pcptop_lat_val v;
-	int k, i, z;
+	int k, i;
 
-	if (!lat && !s->pcp.nr_zones)
+	if (!lat)
 		return 0;
 	rb_u32(b, DETAIL_FIXED_LEN);
 	rb_u32(b, seq);
 	rb_u32(b, lat ? PCPTOP_NR_LAT_KEYS : 0);
-	rb_u32(b, (uint32_t)s->pcp.nr_zones);
+	rb_u32(b, 0); /* zones: sampled series since 1.3 */
 	for (k = 0; lat && k < PCPTOP_NR_LAT_KEYS; k++) {
 		snap_lat(s, SNAP_ALL, k, &v);
 		for (i = 0; i < PCPTOP_HIST_SLOTS; i++)
@@ -49,26 +49,45 @@ int rec_detail_encode(struct rbuf *b, uint32_t seq, const struct snapshot *s)
 		rb_u64(b, v.max);
 		rb_u64(b, v.sum);
 	}
-	for (z = 0; z < s->pcp.nr_zones; z++) {
-		const struct pcpmem_zone *pz = &s->pcp.z[z];
-		char name[ZONE_NAME_LEN] = "";
-
-		snprintf(name, sizeof(name), "%s", pz->name);
-		rb_put(b, name, sizeof(name));
-		rb_u64(b, (uint64_t)pz->count);
-		rb_u64(b, (uint64_t)pz->high);
-		rb_u64(b, (uint64_t)pz->high_min);
-		rb_u64(b, (uint64_t)pz->high_max);
-		rb_u64(b, (uint64_t)pz->batch);
-		rb_u64(b, (uint64_t)pz->managed);
-		rb_u32(b, (uint32_t)pz->nr_cpus);
-		rb_u32(b, 0);
-	}
 	return b->err;
 }
 
-int rec_detail_decode(const unsigned char *p, size_t len, struct snapshot *s,
-		      uint32_t *seq)
+/*
+ * A 1.2 zone record: a 16-byte name, then count, high, high_min, high_max,
+ * batch, managed (i64, -1 where the kernel printed none), u32 CPUs, u32 0
+ */
+static const char *const zone_rec_figs[] = {
+	"pcp_pages",	"pcp_high", "pcp_high_min",
+	"pcp_high_max", NULL,	    "zone_managed",
+};
+
+static void legacy_zone(struct rcur *c, const unsigned char *name,
+			const struct rec_header *h, struct snapshot *s)
+{
+	char zname[ZONE_NAME_LEN];
+	const struct fig_desc *d;
+	size_t i;
+	int z;
+
+	memcpy(zname, name, ZONE_NAME_LEN);
+	zname[ZONE_NAME_LEN - 1] = '\0';
+	for (z = 0; z < SAMPLE_ZONES; z++)
+		if (!strcmp(h->zone_name[z], zname))
+			break;
+	for (i = 0; i < sizeof(zone_rec_figs) / sizeof(zone_rec_figs[0]); i++) {
+		int64_t v = (int64_t)rc_u64(c);
+
+		d = zone_rec_figs[i] ? fig_find(zone_rec_figs[i]) : NULL;
+		if (d && d->type == FIG_SAMPLED && z < SAMPLE_ZONES && v >= 0)
+			samples_set(&s->smp, d, z, v);
+	}
+	rc_u32(c);
+	rc_u32(c);
+}
+
+int rec_detail_decode(const unsigned char *p, size_t len,
+		      const struct rec_header *h, struct snapshot *s,
+		      uint32_t *seq, bool *zones)
 {
 	uint32_t fixed, nr_lat, nr_zones, k, i;
 	const unsigned char *zp;
@@ -98,28 +117,17 @@ int rec_detail_decode(const unsigned char *p, size_t len, struct snapshot *s,
 		if (k < PCPTOP_NR_LAT_KEYS && s->lats)
 			s->lats[k] = v;
 	}
+	*zones = nr_zones > 0;
+	if (nr_zones)
+		samples_clear(&s->smp);
 	for (k = 0; k < nr_zones; k++) {
-		struct pcpmem_zone *z;
-
 		zp = rc_take(&c, ZONE_NAME_LEN);
 		if (!zp)
 			return -EBADMSG;
-		if (s->pcp.nr_zones >= PCPMEM_MAX_ZONES) {
-			rc_take(&c, DETAIL_ZONE_LEN - ZONE_NAME_LEN);
-			continue;
-		}
-		z = &s->pcp.z[s->pcp.nr_zones++];
-		memcpy(z->name, zp, ZONE_NAME_LEN);
-		z->name[ZONE_NAME_LEN - 1] = '\0';
-		z->count = (int64_t)rc_u64(&c);
-		z->high = (int64_t)rc_u64(&c);
-		z->high_min = (int64_t)rc_u64(&c);
-		z->high_max = (int64_t)rc_u64(&c);
-		z->batch = (int64_t)rc_u64(&c);
-		z->managed = (int64_t)rc_u64(&c);
-		z->nr_cpus = (int)rc_u32(&c);
-		rc_u32(&c);
+		legacy_zone(&c, zp, h, s);
 	}
+	if (nr_zones)
+		samples_sum_zones(&s->smp);
 	return c.bad ? -EBADMSG : 0;
 }
 
@@ -129,5 +137,4 @@ void rec_detail_clear(struct snapshot *s)
 		memset(s->lats, 0,
 		       (size_t)s->nr_cpus * PCPTOP_NR_LAT_KEYS *
 			       sizeof(*s->lats));
-	memset(&s->pcp, 0, sizeof(s->pcp));
 }

@@ -22,7 +22,7 @@
 #define REC_MAGIC "PCPTOPRC"
 #define REC_MAGIC_LEN 8
 #define REC_VERSION_MAJOR 1
-#define REC_VERSION_MINOR 2
+#define REC_VERSION_MINOR 3
 
 /* docs/FORMAT.md: the fixed parts of the file */
 #define REC_PREAMBLE_LEN 16
@@ -53,14 +53,19 @@
 /* bounds of the dimensions a reader accepts */
 #define REC_MAX_DIM 64
 #define REC_MAX_COUNTERS 256
+/* sampled series a header may name, and values a series may have */
+#define REC_MAX_SERIES 256
+#define REC_MAX_SERIES_CELLS 64
+/* a sampled value the interval did not have */
+#define REC_SAMPLE_ABSENT INT64_MIN
 
 enum rec_chunk_type {
 	REC_CHUNK_NONE = 0, /* rec_next(): the end of the file */
 	REC_CHUNK_HEADER = 1,
 	REC_CHUNK_INTERVAL = 2,
 	REC_CHUNK_END = 3,
-	REC_CHUNK_DETAIL =
-		4, /* 1.2+: latency and pcp memory, before its interval */
+	REC_CHUNK_DETAIL = 4, /* 1.2+: latency, before its interval */
+	REC_CHUNK_SAMPLES = 5, /* 1.3+: sampled series, before its interval */
 };
 
 /* the shape of the per-CPU arrays, as the writer's bpf/pcptop.h had it */
@@ -90,6 +95,21 @@ struct rec_header {
 	int cnt_map[REC_MAX_COUNTERS];
 	int hist_map[REC_MAX_DIM];
 	bool have_names; /* the header named them (1.1+) */
+	/*
+	 * Sampled series (1.3+), in the order of a samples chunk's values:
+	 * the file's series i is this build's figure series_fig[i] (-1:
+	 * unknown, skipped) and has series_cells[i] values an interval.
+	 */
+	int nr_series;
+	int series_fig[REC_MAX_SERIES];
+	uint32_t series_cells[REC_MAX_SERIES];
+	/* 1.1, 1.2: the file's counter i is now sampled figure cnt_series[i] */
+	int cnt_series[REC_MAX_COUNTERS];
+	/*
+	 * 1.2: node 0's zone names in index order, which a detail chunk's
+	 * zone records map to (f.zones may be handed over to a summary)
+	 */
+	char zone_name[SAMPLE_ZONES][ZONE_NAME_LEN];
 	struct facts f; /* zones allocated: rec_header_free() */
 	int argc; /* 0: no command, the system was recorded */
 	char **argv; /* allocated; rec_header_free() */
@@ -124,6 +144,7 @@ struct rec_interval {
 
 struct rec_writer {
 	int fd;
+	bool series[FIGTAB_MAX]; /* the sampled figures the header names */
 	uint32_t seq; /* chunk sequence number */
 	struct rec_dims dims;
 	uint64_t bytes; /* written so far */
@@ -144,6 +165,8 @@ struct rec_reader {
 	struct snapshot snap; /* the last interval read */
 	bool detail_pending; /* a detail chunk waits for its interval */
 	uint32_t detail_seq; /* ... of that interval */
+	bool samples_pending; /* sampled values wait for their interval */
+	uint32_t samples_seq;
 	unsigned char *zbuf;
 	size_t zbuf_len;
 	unsigned char *raw;
@@ -217,11 +240,42 @@ void rec_argv_join(int argc, char *const *argv, char *buf, size_t len);
 
 /* recdetail.c: the detail chunk's payload */
 struct rbuf;
-/* nothing is added when s has neither latency nor pcp memory */
+struct rcur;
+/* nothing is added when s has no latency */
 int rec_detail_encode(struct rbuf *b, uint32_t seq, const struct snapshot *s);
-/* into s's latency (CPU 0: the sum) and pcp memory; 0 or -EBADMSG */
-int rec_detail_decode(const unsigned char *p, size_t len, struct snapshot *s,
-		      uint32_t *seq);
+/*
+ * Into s's latency (CPU 0: the sum), and a 1.2 file's pcp memory into its
+ * sampled figures (zones named as h's facts name them); 0 or -EBADMSG.
+ * *zones tells whether it had any.
+ */
+int rec_detail_decode(const unsigned char *p, size_t len,
+		      const struct rec_header *h, struct snapshot *s,
+		      uint32_t *seq, bool *zones);
 void rec_detail_clear(struct snapshot *s);
+
+/* recsample.c: the sampled series of the header and the samples chunk */
+/* one header record per series h->f.sampled names */
+void rec_series_encode(struct rbuf *b, const struct rec_header *h,
+		       uint16_t tag);
+/* a series record into h's series_* maps and h->f.sampled */
+int rec_series_decode(struct rcur *c, struct rec_header *h);
+/* the values of the series w->series names; nothing without any */
+int rec_samples_encode(struct rbuf *b, const struct rec_writer *w, uint32_t seq,
+		       const struct snapshot *s);
+/* into s->smp through h's maps (cleared first); 0 or -EBADMSG */
+int rec_samples_decode(const unsigned char *p, size_t len,
+		       const struct rec_header *h, struct snapshot *s,
+		       uint32_t *seq);
+/*
+ * What format 1.1 and 1.2 kept elsewhere: the recursion_misses counter
+ * and the detail chunk's pcp memory are sampled figures now. The first
+ * gives the figure a counter of that name became (-1: none); the second
+ * marks those figures sampled in a header of that version.
+ */
+int rec_legacy_counter_series(const char *counter);
+void rec_legacy_series(struct rec_header *h);
+/* a 1.1/1.2 interval's counters that are sampled figures now, into s->smp */
+void rec_legacy_counters(const struct rec_header *h, const uint64_t *sums,
+			 struct snapshot *s);
 
 #endif /* PCPTOP_RECFILE_H */

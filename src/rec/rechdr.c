@@ -12,6 +12,7 @@
 #include "figtab.h"
 #include "recbuf.h"
 #include "recfile.h"
+#include "rectags.h"
 
 enum rec_hdr_tag {
 	TAG_PCPTOP_VERSION = 1,
@@ -34,58 +35,14 @@ enum rec_hdr_tag {
 	TAG_COMMAND = 18,
 	TAG_COUNTER_NAMES = 19, /* 1.1: u32 n, n strings, in array order */
 	TAG_HIST_NAMES = 20,
+	TAG_SAMPLE_SERIES = 21, /* 1.3: one per sampled series */
 };
 
-enum rec_end_tag {
-	TAG_END_REASON = 1,
-	TAG_END_COMMAND = 2,
-	TAG_END_EXIT = 3,
-	TAG_END_TIMES = 4,
-	TAG_END_TOTALS = 5,
-};
-
-#define TLV_HDR_LEN 8
 /* node, nr_cpus, name[16]: the fixed part of a TAG_ZONE record */
 #define ZONE_REC_FIXED (8 + ZONE_NAME_LEN)
 #define ZONE_REC_CPU_LEN 28
 #define MAX_ZONE_RECS 4096
 #define SCALE_SRC_ON_DISK 5
-
-/* start a record; returns where its length goes, for tlv_end() */
-static size_t tlv_begin(struct rbuf *b, uint16_t tag)
-{
-	size_t off;
-
-	rb_u16(b, tag);
-	rb_u16(b, 0);
-	off = b->len;
-	rb_u32(b, 0);
-	return off;
-}
-
-static void tlv_end(struct rbuf *b, size_t len_off)
-{
-	rb_set_u32(b, len_off, (uint32_t)(b->len - len_off - sizeof(uint32_t)));
-}
-
-static void tlv_str(struct rbuf *b, uint16_t tag, const char *s)
-{
-	size_t off = tlv_begin(b, tag);
-
-	rb_str(b, s);
-	tlv_end(b, off);
-}
-
-static void put_argv(struct rbuf *b, uint16_t tag, int argc, char **argv)
-{
-	size_t off = tlv_begin(b, tag);
-	int i;
-
-	rb_u32(b, (uint32_t)argc);
-	for (i = 0; i < argc; i++)
-		rb_str(b, argv[i]);
-	tlv_end(b, off);
-}
 
 static void put_scale(struct rbuf *b, const struct scale_info *s)
 {
@@ -179,6 +136,7 @@ void rec_header_encode(struct rbuf *b, const struct rec_header *h)
 	/* the writer's arrays are always this build's layout */
 	put_names(b, TAG_COUNTER_NAMES, NR_PCPTOP_COUNTERS, counter_name);
 	put_names(b, TAG_HIST_NAMES, NR_PCPTOP_HISTS, hist_name);
+	rec_series_encode(b, h, TAG_SAMPLE_SERIES);
 	off = tlv_begin(b, TAG_INTERVAL);
 	rb_u64(b, h->interval_ns);
 	tlv_end(b, off);
@@ -222,46 +180,6 @@ void rec_header_encode(struct rbuf *b, const struct rec_header *h)
 	tlv_end(b, off);
 	if (h->argc > 0)
 		put_argv(b, TAG_COMMAND, h->argc, h->argv);
-}
-
-static int get_argv(struct rcur *c, int *argcp, char ***argvp)
-{
-	uint32_t argc = rc_u32(c), i;
-	char **argv;
-
-	/* every argument takes at least its NUL: bounded by the record */
-	if (c->bad || argc > REC_MAX_ARGS || argc > rc_left(c))
-		return -EBADMSG;
-	argv = calloc(argc + 1, sizeof(*argv));
-	if (!argv)
-		return -ENOMEM;
-	for (i = 0; i < argc; i++) {
-		const unsigned char *s = c->p + c->off;
-		size_t n;
-
-		if (!memchr(s, '\0', rc_left(c)))
-			break;
-		n = strlen((const char *)s);
-		argv[i] = strdup((const char *)s);
-		if (!argv[i])
-			break;
-		c->off += n + 1;
-	}
-	if (i < argc) {
-		while (i > 0)
-			free(argv[--i]);
-		free(argv);
-		return -EBADMSG;
-	}
-	/* a second command record replaces the first */
-	if (*argvp) {
-		for (i = 0; (int)i < *argcp; i++)
-			free((*argvp)[i]);
-		free(*argvp);
-	}
-	*argcp = (int)argc;
-	*argvp = argv;
-	return 0;
 }
 
 static void get_scale(struct rcur *c, struct scale_info *s)
@@ -354,8 +272,11 @@ struct header_ctx {
 	bool have_hist_names;
 };
 
-/* u32 n, then n names, each mapped to this build's index by find() */
-static int get_names(struct rcur *c, int *map, int max,
+/*
+ * u32 n, then n names, each mapped to this build's index by find(); and
+ * when series is not NULL, to the sampled figure a name became
+ */
+static int get_names(struct rcur *c, int *map, int *series, int max,
 		     int (*find)(const char *))
 {
 	char name[64];
@@ -368,6 +289,8 @@ static int get_names(struct rcur *c, int *map, int max,
 		if (c->bad)
 			return -EBADMSG;
 		map[i] = find(name);
+		if (series)
+			series[i] = rec_legacy_counter_series(name);
 	}
 	for (; i < (uint32_t)max; i++)
 		map[i] = -1;
@@ -426,13 +349,14 @@ static int header_record(struct rcur *c, uint16_t tag, void *ctx)
 		hc->have_dims = !c->bad;
 		break;
 	case TAG_COUNTER_NAMES:
-		err = get_names(c, h->cnt_map, REC_MAX_COUNTERS, counter_find);
+		err = get_names(c, h->cnt_map, h->cnt_series, REC_MAX_COUNTERS,
+				counter_find);
 		if (err)
 			return err;
 		hc->have_counter_names = true;
 		break;
 	case TAG_HIST_NAMES:
-		err = get_names(c, h->hist_map, REC_MAX_DIM, hist_find);
+		err = get_names(c, h->hist_map, NULL, REC_MAX_DIM, hist_find);
 		if (err)
 			return err;
 		hc->have_hist_names = true;
@@ -476,6 +400,8 @@ static int header_record(struct rcur *c, uint16_t tag, void *ctx)
 		break;
 	case TAG_COMMAND:
 		return get_argv(c, &h->argc, &h->argv);
+	case TAG_SAMPLE_SERIES:
+		return rec_series_decode(c, h);
 	default:
 		/* a newer writer's fact: skip it */
 		break;
@@ -483,54 +409,16 @@ static int header_record(struct rcur *c, uint16_t tag, void *ctx)
 	return c->bad ? -EBADMSG : 0;
 }
 
-/*
- * Call fn on each record of a chunk with a cursor over that record
- * alone. 0, the first error of fn, or -EBADMSG for a record cut short;
- * msg then names the record ("what" is "header" or "end").
- */
-static int walk_records(const void *p, size_t len, const char *what,
-			int (*fn)(struct rcur *c, uint16_t tag, void *ctx),
-			void *ctx, char *msg, size_t msglen)
-{
-	const unsigned char *data;
-	struct rcur all, sub;
-	uint16_t tag;
-	uint32_t n;
-	int at = 0, err;
-
-	msg[0] = '\0';
-	rc_init(&all, p, len);
-	while (rc_left(&all)) {
-		at++;
-		tag = rc_u16(&all);
-		rc_u16(&all);
-		n = rc_u32(&all);
-		data = rc_take(&all, n);
-		if (!data) {
-			snprintf(msg, msglen, "%s record %d is cut short", what,
-				 at);
-			return -EBADMSG;
-		}
-		rc_init(&sub, data, n);
-		err = fn(&sub, tag, ctx);
-		if (err) {
-			snprintf(msg, msglen,
-				 "%s record %d (tag %u) is malformed", what, at,
-				 tag);
-			return err;
-		}
-	}
-	return 0;
-}
-
 int rec_header_decode(const void *p, size_t len, struct rec_header *h,
 		      char *msg, size_t msglen)
 {
 	struct header_ctx hc = { .h = h };
-	int err;
+	int err, i;
 
 	memset(h, 0, sizeof(*h));
 	facts_init(&h->f);
+	for (i = 0; i < REC_MAX_COUNTERS; i++)
+		h->cnt_series[i] = -1;
 	err = walk_records(p, len, "header", header_record, &hc, msg, msglen);
 	if (!err && !hc.have_dims) {
 		snprintf(msg, msglen, "header has no array dimensions");
@@ -550,81 +438,6 @@ int rec_header_decode(const void *p, size_t len, struct rec_header *h,
 	if (err)
 		rec_header_free(h);
 	return err;
-}
-
-void rec_end_encode(struct rbuf *b, const struct rec_header *h,
-		    const struct rec_end *e)
-{
-	size_t off;
-
-	tlv_str(b, TAG_END_REASON, e->reason);
-	if (e->have_command) {
-		put_argv(b, TAG_END_COMMAND, h->argc, h->argv);
-		off = tlv_begin(b, TAG_END_EXIT);
-		rb_i32(b, e->exit_code);
-		rb_i32(b, e->wait_status);
-		rb_i32(b, e->term_signal);
-		tlv_end(b, off);
-		off = tlv_begin(b, TAG_END_TIMES);
-		rb_u64(b, e->wall_ns);
-		rb_u64(b, e->utime_ns);
-		rb_u64(b, e->stime_ns);
-		rb_u64(b, e->maxrss_kb);
-		tlv_end(b, off);
-	}
-	off = tlv_begin(b, TAG_END_TOTALS);
-	rb_u32(b, e->nr_intervals);
-	rb_u64(b, e->recorded_ns);
-	tlv_end(b, off);
-}
-
-static int end_record(struct rcur *c, uint16_t tag, void *ctx)
-{
-	struct rec_end *e = ctx;
-	int argc = 0, i, err;
-	char **argv = NULL;
-
-	switch (tag) {
-	case TAG_END_REASON:
-		rc_str(c, e->reason, sizeof(e->reason));
-		break;
-	case TAG_END_COMMAND:
-		/* the header has the command; this copy only proves it */
-		err = get_argv(c, &argc, &argv);
-		for (i = 0; i < argc; i++)
-			free(argv[i]);
-		free(argv);
-		if (err)
-			return err;
-		e->have_command = true;
-		break;
-	case TAG_END_EXIT:
-		e->have_command = true;
-		e->exit_code = rc_i32(c);
-		e->wait_status = rc_i32(c);
-		e->term_signal = rc_i32(c);
-		break;
-	case TAG_END_TIMES:
-		e->wall_ns = rc_u64(c);
-		e->utime_ns = rc_u64(c);
-		e->stime_ns = rc_u64(c);
-		e->maxrss_kb = rc_u64(c);
-		break;
-	case TAG_END_TOTALS:
-		e->nr_intervals = rc_u32(c);
-		e->recorded_ns = rc_u64(c);
-		break;
-	default:
-		break;
-	}
-	return c->bad ? -EBADMSG : 0;
-}
-
-int rec_end_decode(const void *p, size_t len, struct rec_end *e, char *msg,
-		   size_t msglen)
-{
-	memset(e, 0, sizeof(*e));
-	return walk_records(p, len, "end", end_record, e, msg, msglen);
 }
 
 void rec_header_free(struct rec_header *h)

@@ -227,6 +227,7 @@ int rec_open(struct rec_reader *r, const char *path)
 	}
 	r->h.version_major = major;
 	r->h.version_minor = minor;
+	rec_legacy_series(&r->h);
 	/* zones map by index (the last is "unknown"); orders and migratetypes must match */
 	if (r->h.dims.max_zones < 2 ||
 	    r->h.dims.order_slots != PCPTOP_ORDER_SLOTS ||
@@ -281,6 +282,7 @@ static void decode_arrays(struct rec_reader *r, const unsigned char *p)
 {
 	const struct rec_dims *d = &r->h.dims;
 	struct snapshot *s = &r->snap;
+	uint64_t now_sampled[REC_MAX_COUNTERS] = { 0 };
 	uint32_t cpu, z, h, k, i;
 
 	memset(s->hists, 0,
@@ -330,11 +332,15 @@ static void decode_arrays(struct rec_reader *r, const unsigned char *p)
 					     own];
 
 			for (i = 0; i < d->nr_counters;
-			     i++, p += REC_VALUE_SIZE)
+			     i++, p += REC_VALUE_SIZE) {
 				if (r->h.cnt_map[i] >= 0)
 					v->c[r->h.cnt_map[i]] += get_le64(p);
+				else if (r->h.cnt_series[i] >= 0)
+					now_sampled[i] += get_le64(p);
+			}
 		}
 	}
+	rec_legacy_counters(&r->h, now_sampled, s);
 }
 
 /*
@@ -383,17 +389,22 @@ static int decode_interval(struct rec_reader *r, size_t len,
 	}
 	if (snap_ensure(r))
 		return r->err;
+	/* an interval without its samples has no sampled values */
+	if (!r->samples_pending || r->samples_seq != iv->seq)
+		samples_clear(&r->snap.smp);
 	decode_arrays(r, r->raw + fixed);
-	/* an interval without its detail chunk has no latency or pcp memory */
+	samples_sum_zones(&r->snap.smp);
+	/* an interval without its detail chunk has no latency */
 	if (!r->detail_pending || r->detail_seq != iv->seq)
 		rec_detail_clear(&r->snap);
-	r->detail_pending = false;
+	r->detail_pending = r->samples_pending = false;
 	return 0;
 }
 
 int rec_next(struct rec_reader *r, struct rec_item *it)
 {
 	uint16_t type;
+	bool zones;
 	size_t len;
 	int err;
 
@@ -419,14 +430,31 @@ int rec_next(struct rec_reader *r, struct rec_item *it)
 		case REC_CHUNK_DETAIL:
 			if (snap_ensure(r))
 				return r->err;
-			if (rec_detail_decode(r->raw, len, &r->snap,
-					      &r->detail_seq)) {
+			if (rec_detail_decode(r->raw, len, &r->h, &r->snap,
+					      &r->detail_seq, &zones)) {
 				set_msg(r, -EBADMSG,
 					"detail chunk %u is malformed (%zu bytes)",
 					r->next_seq - 1, len);
 				return r->err;
 			}
 			r->detail_pending = true;
+			/* a 1.2 file's pcp memory: sampled values now */
+			if (zones) {
+				r->samples_pending = true;
+				r->samples_seq = r->detail_seq;
+			}
+			break;
+		case REC_CHUNK_SAMPLES:
+			if (snap_ensure(r))
+				return r->err;
+			if (rec_samples_decode(r->raw, len, &r->h, &r->snap,
+					       &r->samples_seq)) {
+				set_msg(r, -EBADMSG,
+					"samples chunk %u is malformed (%zu bytes)",
+					r->next_seq - 1, len);
+				return r->err;
+			}
+			r->samples_pending = true;
 			break;
 		case REC_CHUNK_HEADER:
 			set_msg(r, -EBADMSG, "chunk %u is a second header",

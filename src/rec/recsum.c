@@ -19,19 +19,37 @@
 
 #define POINTS_MIN_CAP 64
 
-/* the pcp lists' pages over the run: peak and mean of the samples */
-static void add_pcp(struct rec_summary *s, const struct figures *f)
+/* point i's value of every sampled figure: cell 0 of this interval's */
+static void point_samples(struct rec_summary *s, int i,
+			  const struct samples *smp, bool merge)
 {
-	int64_t pages;
+	int k;
 
-	if (!f->pcp.nr_zones)
-		return;
-	pages = pcpmem_pages(&f->pcp);
-	if (pages > s->pcp_peak_pages)
-		s->pcp_peak_pages = pages;
-	s->pcp_mean_pages = (s->pcp_mean_pages * s->pcp_samples + pages) /
-			    (s->pcp_samples + 1);
-	s->pcp_samples++;
+	for (k = 0; k < nr_figs; k++) {
+		const struct fig_desc *d = &fig_table[k];
+		const struct sample_cell *c = samples_cell(smp, d, 0);
+		int64_t *v = &s->sv[(size_t)i * nr_figs + k];
+
+		if (d->type != FIG_SAMPLED || !sample_present(c)) {
+			if (!merge)
+				*v = REC_SAMPLE_ABSENT;
+			continue;
+		}
+		/* a counter's increases add up; a level is the latest one */
+		if (merge && *v != REC_SAMPLE_ABSENT &&
+		    d->sample.kind == SAMPLE_COUNTER)
+			*v += c->last;
+		else
+			*v = c->last;
+	}
+}
+
+int64_t rec_point_sample(const struct rec_summary *s, int i,
+			 const struct fig_desc *d)
+{
+	if (i < 0 || i >= s->nr_points || !s->sv)
+		return REC_SAMPLE_ABSENT;
+	return s->sv[(size_t)i * nr_figs + fig_index(d)];
 }
 
 /*
@@ -40,7 +58,7 @@ static void add_pcp(struct rec_summary *s, const struct figures *f)
  * milliseconds would plot as a rate spike flattening the whole chart.
  */
 static bool merge_short(struct rec_summary *s, const struct rec_interval *iv,
-			const struct figures *f)
+			const struct figures *f, const struct samples *smp)
 {
 	uint64_t len = iv->t_end_ns - iv->t_start_ns;
 	struct rec_point *p;
@@ -50,10 +68,7 @@ static bool merge_short(struct rec_summary *s, const struct rec_interval *iv,
 		return false;
 	p = &s->points[s->nr_points - 1];
 	p->t = (double)iv->t_end_ns / (double)NSEC_PER_SEC;
-	if (f->pcp.nr_zones) {
-		p->pcp_pages = pcpmem_pages(&f->pcp);
-		p->pcp_high = pcpmem_high(&f->pcp);
-	}
+	point_samples(s, s->nr_points - 1, smp, true);
 	p->secs += (double)len / (double)NSEC_PER_SEC;
 	for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
 		p->cnt[i] += f->cnt[i];
@@ -70,12 +85,14 @@ static bool merge_short(struct rec_summary *s, const struct rec_interval *iv,
 }
 
 static int add_point(struct rec_summary *s, const struct rec_interval *iv,
-		     const struct figures *f, int *cap)
+		     const struct figures *f, const struct samples *smp,
+		     int *cap)
 {
 	struct rec_point *p;
+	int64_t *sv;
 	int i;
 
-	if (merge_short(s, iv, f))
+	if (merge_short(s, iv, f, smp))
 		return 0;
 	if (s->nr_points == *cap) {
 		int ncap = *cap ? *cap * 2 : POINTS_MIN_CAP;
@@ -84,6 +101,11 @@ static int add_point(struct rec_summary *s, const struct rec_interval *iv,
 		if (!p)
 			return -ENOMEM;
 		s->points = p;
+		sv = realloc(s->sv, (size_t)ncap * (nr_figs ? nr_figs : 1) *
+					    sizeof(*sv));
+		if (!sv)
+			return -ENOMEM;
+		s->sv = sv;
 		*cap = ncap;
 	}
 	p = &s->points[s->nr_points++];
@@ -91,8 +113,7 @@ static int add_point(struct rec_summary *s, const struct rec_interval *iv,
 	p->secs =
 		(double)(iv->t_end_ns - iv->t_start_ns) / (double)NSEC_PER_SEC;
 	memcpy(p->cnt, f->cnt, sizeof(p->cnt));
-	p->pcp_pages = f->pcp.nr_zones ? pcpmem_pages(&f->pcp) : -1;
-	p->pcp_high = f->pcp.nr_zones ? pcpmem_high(&f->pcp) : -1;
+	point_samples(s, s->nr_points - 1, smp, false);
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
 		p->hmax[i] = f->hist[i].max;
 		p->hp99[i] = hist_percentile(f->hist[i].slots,
@@ -124,10 +145,15 @@ int rec_summary_load(const char *path, struct rec_summary *s, char *msg,
 
 	memset(s, 0, sizeof(*s));
 	s->path = path;
-	s->pcp_peak_pages = -1;
+	err = samples_alloc(&s->total_smp);
+	if (err) {
+		snprintf(msg, msglen, "%s: out of memory", path);
+		return err;
+	}
 	err = rec_open(&r, path);
 	if (err) {
 		snprintf(msg, msglen, "%s", r.msg);
+		samples_free(&s->total_smp);
 		return err;
 	}
 	/* the summary owns the header's allocations; the reader keeps its dims */
@@ -149,9 +175,9 @@ int rec_summary_load(const char *path, struct rec_summary *s, char *msg,
 		}
 		figures_compute(&r.snap, SNAP_ALL, SNAP_ALL, &f);
 		figures_add(&s->total, &f);
-		add_pcp(s, &f);
+		samples_add(&s->total_smp, &r.snap.smp);
 		add_cpus_zones(s, &r.snap);
-		if (add_point(s, &it.iv, &f, &cap)) {
+		if (add_point(s, &it.iv, &f, &r.snap.smp, &cap)) {
 			snprintf(msg, msglen, "%s: out of memory", path);
 			err = -ENOMEM;
 			goto fail;
@@ -177,8 +203,11 @@ void rec_summary_free(struct rec_summary *s)
 	rec_header_free(&s->h);
 	free(s->points);
 	free(s->cpu_cnt);
+	free(s->sv);
+	samples_free(&s->total_smp);
 	s->points = NULL;
 	s->cpu_cnt = NULL;
+	s->sv = NULL;
 	s->nr_points = 0;
 }
 
@@ -286,6 +315,35 @@ static double shown_or_nan(bool shown, double v)
 	return shown ? v : NAN;
 }
 
+/*
+ * A counter's total and rate over the run, a gauge's last, highest and
+ * mean level: NaN where the run has none
+ */
+static void sampled_metrics(const struct rec_summary *s,
+			    const struct fig_desc *d, struct rec_metric *m,
+			    int *n, int max)
+{
+	const struct sample_cell *c = samples_cell(&s->total_smp, d, 0);
+	bool on = facts_fig_shown(&s->h.f, d) && sample_present(c);
+	const char *u = d->sample.unit;
+
+	if (d->sample.kind == SAMPLE_COUNTER) {
+		metric(m, n, max, d->key, "total", u,
+		       shown_or_nan(on, (double)sample_value(d, c)), false);
+		metric(m, n, max, d->key, "per_s", u,
+		       shown_or_nan(on && s->recorded_s > 0,
+				    (double)sample_value(d, c) / s->recorded_s),
+		       false);
+		return;
+	}
+	metric(m, n, max, d->key, "last", u,
+	       shown_or_nan(on, (double)sample_value(d, c)), false);
+	metric(m, n, max, d->key, "peak", u,
+	       shown_or_nan(on, on ? (double)c->peak : 0), false);
+	metric(m, n, max, d->key, "mean", u, shown_or_nan(on, sample_mean(c)),
+	       false);
+}
+
 static void fig_metrics(const struct rec_summary *s, const struct fig_desc *d,
 			struct rec_metric *m, int *n, int max)
 {
@@ -325,6 +383,9 @@ static void fig_metrics(const struct rec_summary *s, const struct fig_desc *d,
 		       false);
 		break;
 	case FIG_CHECK:
+		break;
+	case FIG_SAMPLED:
+		sampled_metrics(s, d, m, n, max);
 		break;
 	}
 #undef metric
@@ -388,11 +449,5 @@ int rec_metrics(const struct rec_summary *s, const struct rec_summary *other,
 			fig_metrics(s, d, m, &n, max);
 	}
 	lat_metrics(s, other, m, &n, max);
-	if (s->pcp_samples || (other && other->pcp_samples)) {
-		metric(m, &n, max, "pcp", "peak_pages", "pages",
-		       s->pcp_samples ? (double)s->pcp_peak_pages : NAN, false);
-		metric(m, &n, max, "pcp", "mean_pages", "pages",
-		       s->pcp_samples ? s->pcp_mean_pages : NAN, false);
-	}
 	return n;
 }

@@ -19,8 +19,6 @@ struct rec_point {
 	uint64_t cnt[NR_PCPTOP_COUNTERS];
 	uint64_t hmax[NR_PCPTOP_HISTS];
 	uint64_t hp99[NR_PCPTOP_HISTS]; /* log2 bucket bound */
-	int64_t pcp_pages; /* in pcp lists at its end, -1: not sampled */
-	int64_t pcp_high; /* the lists' high summed, -1: not sampled */
 };
 
 struct rec_summary {
@@ -31,14 +29,17 @@ struct rec_summary {
 	int nr_points;
 	struct rec_point *points;
 	struct figures total;
+	struct samples total_smp; /* the sampled figures over the run */
+	/*
+	 * [point * nr_figs + figure index]: a sampled figure's value in
+	 * that interval (a counter's increase, a gauge's level), or
+	 * REC_SAMPLE_ABSENT
+	 */
+	int64_t *sv;
 	uint64_t (*cpu_cnt)[NR_PCPTOP_COUNTERS]; /* [h.dims.nr_cpus] */
 	/* by struct zone index; PCPTOP_ZONE_UNKNOWN holds tracepoint events */
 	uint64_t zone_cnt[PCPTOP_MAX_ZONES][NR_PCPTOP_COUNTERS];
 	double recorded_s;
-	/* pcp list pages over the intervals that sampled them */
-	int64_t pcp_peak_pages; /* -1: none did */
-	double pcp_mean_pages;
-	int pcp_samples;
 	uint32_t nr_chunks;
 	/* why reading stopped before the end of the file, 0 if it did not */
 	int stop_err;
@@ -53,6 +54,9 @@ int rec_summary_load(const char *path, struct rec_summary *s, char *msg,
 		     size_t msglen);
 void rec_summary_free(struct rec_summary *s);
 
+/* a sampled figure's value in point i, REC_SAMPLE_ABSENT when it had none */
+int64_t rec_point_sample(const struct rec_summary *s, int i,
+			 const struct fig_desc *d);
 /* whether a figure's events / pages were estimated in this recording */
 bool rec_events_estimated(const struct rec_summary *s,
 			  const struct fig_desc *d);

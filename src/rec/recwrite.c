@@ -39,8 +39,10 @@ void rec_header_init(struct rec_header *h, int nr_cpus)
 	h->version_minor = REC_VERSION_MINOR;
 	rec_dims_own(&h->dims, nr_cpus);
 	h->have_names = true;
-	for (i = 0; i < REC_MAX_COUNTERS; i++)
+	for (i = 0; i < REC_MAX_COUNTERS; i++) {
 		h->cnt_map[i] = i < NR_PCPTOP_COUNTERS ? i : -1;
+		h->cnt_series[i] = -1;
+	}
 	for (i = 0; i < REC_MAX_DIM; i++)
 		h->hist_map[i] = i < NR_PCPTOP_HISTS ? i : -1;
 }
@@ -108,6 +110,7 @@ int rec_writer_open(struct rec_writer *w, const char *path,
 	/* intervals are written in this build's layout: say so */
 	if (memcmp(&w->dims, &h->dims, sizeof(w->dims)))
 		return -EINVAL;
+	memcpy(w->series, h->f.sampled, sizeof(w->series));
 	/* never through a symlink, never over anything but a file */
 	w->fd = outfile_scratch(path);
 	if (w->fd < 0)
@@ -172,6 +175,11 @@ int rec_write_interval(struct rec_writer *w, const struct rec_interval *iv,
 	err = rec_detail_encode(&b, iv->seq, s);
 	if (!err && b.len)
 		err = rec_write_chunk(w, REC_CHUNK_DETAIL, b.p, b.len);
+	rb_reset(&b);
+	if (!err)
+		err = rec_samples_encode(&b, w, iv->seq, s);
+	if (!err && b.len)
+		err = rec_write_chunk(w, REC_CHUNK_SAMPLES, b.p, b.len);
 	rb_free(&b);
 	memset(&b, 0, sizeof(b));
 	if (err)

@@ -12,9 +12,8 @@
  * means and memory. Counts and totals grow with the run's length, so they
  * stay in the detail that follows.
  */
-static const char *const cost_parts[] = { "avg",   "max",	 "p99",
-					  "mean",  "peak_pages", "mean_pages",
-					  "wall_s" };
+static const char *const cost_parts[] = { "avg",  "max",  "p99",
+					  "mean", "peak", "wall_s" };
 
 static bool cost_metric(const char *key)
 {
@@ -47,11 +46,14 @@ static double interval_se_pct(const struct rec_summary *s, const char *key)
 		return NAN;
 	memcpy(fig, key, dot - key);
 	fig[dot - key] = '\0';
-	if (!strcmp(key, "pcp.mean_pages")) {
+	if (!strcmp(dot + 1, "mean") && (d = fig_find(fig)) &&
+	    d->type == FIG_SAMPLED && d->sample.kind == SAMPLE_GAUGE) {
 		for (i = 0; i < s->nr_points; i++) {
-			if (s->points[i].pcp_pages < 0)
+			int64_t v = rec_point_sample(s, i, d);
+
+			if (v == REC_SAMPLE_ABSENT)
 				continue;
-			x = (double)s->points[i].pcp_pages;
+			x = (double)v;
 			sum += x;
 			sq += x * x;
 			k++;

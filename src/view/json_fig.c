@@ -70,48 +70,6 @@ static void json_by_mt(struct json_writer *w, const struct facts *fa,
 	json_arr_end(w);
 }
 
-static void json_limit(struct json_writer *w, const char *key, int64_t v)
-{
-	if (v == PCPMEM_ABSENT)
-		json_null(w, key);
-	else
-		json_int(w, key, v);
-}
-
-void json_pcp(struct json_writer *w, const struct figures *f)
-{
-	int i;
-
-	if (!f->pcp.nr_zones) {
-		json_null(w, "pcp");
-		return;
-	}
-	json_obj_begin(w, "pcp");
-	json_int(w, "pages", pcpmem_pages(&f->pcp));
-	json_arr_begin(w, "zones");
-	for (i = 0; i < f->pcp.nr_zones; i++) {
-		const struct pcpmem_zone *z = &f->pcp.z[i];
-		double pct = pcpmem_pct(z);
-
-		json_obj_begin(w, NULL);
-		json_str(w, "zone", z->name);
-		json_int(w, "cpus", z->nr_cpus);
-		json_limit(w, "count", z->count);
-		json_limit(w, "high", z->high);
-		json_limit(w, "high_min", z->high_min);
-		json_limit(w, "high_max", z->high_max);
-		json_limit(w, "batch", z->batch);
-		json_limit(w, "managed", z->managed);
-		if (pct >= 0)
-			json_double(w, "pct_of_managed", pct);
-		else
-			json_null(w, "pct_of_managed");
-		json_obj_end(w);
-	}
-	json_arr_end(w);
-	json_obj_end(w);
-}
-
 void json_log2_hist(struct json_writer *w, const char *key,
 		    const uint64_t *slots, int nr)
 {
@@ -156,8 +114,9 @@ void json_hist(struct json_writer *w, int h, const struct figures *f)
 	json_obj_end(w);
 }
 
-void json_figure(struct json_writer *w, const struct facts *fa,
-		 const struct fig_desc *d, const struct figures *f, double secs)
+static void json_bpf_figure(struct json_writer *w, const struct facts *fa,
+			    const struct fig_desc *d, const struct figures *f,
+			    double secs)
 {
 	bool estimated = facts_events_estimated(fa, d);
 	int r;
@@ -194,6 +153,8 @@ void json_figure(struct json_writer *w, const struct facts *fa,
 	case FIG_COUNT:
 		json_u64(w, "count", fig_total(d, f));
 		break;
+	case FIG_SAMPLED:
+		break;
 	}
 	for (r = 0; r < FIG_MAX_EXTRAS && d->extras[r].key; r++)
 		if (facts_extra_shown(fa, d, r))
@@ -201,4 +162,72 @@ void json_figure(struct json_writer *w, const struct facts *fa,
 				 f->cnt[d->extras[r].counter]);
 	json_by_mt(w, fa, d, f);
 	json_obj_end(w);
+}
+
+static void json_cell(struct json_writer *w, const char *key,
+		      const struct fig_desc *d, const struct sample_cell *c)
+{
+	if (sample_present(c))
+		json_int(w, key, sample_value(d, c));
+	else
+		json_null(w, key);
+}
+
+/*
+ * A sampled figure: where it was read, its value (a counter's increase,
+ * a gauge's level), a gauge's peak and mean over the span, a counter's
+ * rate, and per zone its value.
+ */
+static void json_sampled(struct json_writer *w, const struct fig_desc *d,
+			 const struct facts *fa, const struct samples *s,
+			 double secs)
+{
+	const struct sample_cell *c = samples_cell(s, d, 0);
+	int z;
+
+	json_obj_begin(w, d->key);
+	json_str(w, "unit", d->sample.unit);
+	json_str(w, "kind", sample_kind_name(d->sample.kind));
+	json_str(w, "source", sample_src_name(d->sample.src));
+	json_str(w, "field", d->sample.field);
+	json_cell(w, "value", d, c);
+	if (d->sample.kind == SAMPLE_COUNTER && secs > 0 && sample_present(c))
+		json_double(w, "per_s", (double)sample_value(d, c) / secs);
+	if (d->sample.kind == SAMPLE_GAUGE && sample_present(c)) {
+		json_int(w, "peak", c->peak);
+		json_double(w, "mean", sample_mean(c));
+	}
+	if (d->sample.per_zone) {
+		json_arr_begin(w, "zones");
+		for (z = 0; z < SAMPLE_ZONES; z++) {
+			const struct sample_cell *zc =
+				samples_cell(s, d, z + 1);
+
+			if (!sample_present(zc))
+				continue;
+			json_obj_begin(w, NULL);
+			json_str(w, "zone", facts_zone_name(fa, z));
+			json_cell(w, "value", d, zc);
+			json_obj_end(w);
+		}
+		json_arr_end(w);
+	}
+	json_obj_end(w);
+}
+
+void json_figures(struct json_writer *w, const struct facts *fa,
+		  const struct figures *f, const struct samples *s, double secs)
+{
+	int i;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (!facts_fig_shown(fa, d))
+			json_null(w, d->key);
+		else if (d->type == FIG_SAMPLED)
+			json_sampled(w, d, fa, s, secs);
+		else
+			json_bpf_figure(w, fa, d, f, secs);
+	}
 }

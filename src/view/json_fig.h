@@ -10,17 +10,20 @@
 #include <stdint.h>
 #include "facts.h"
 #include "figures.h"
+#include "samples.h"
 #include "json.h"
 
 /*
- * One figtab row as an object under its key: events, pages, max, avg,
- * per_s (when secs > 0) and ratios for FIG_BATCH; total, p50, p99, max
- * for FIG_TIME; the pages of FIG_CHECK; extras counted in fa's modes;
- * by_migratetype for FIG_BY_MT rows.
+ * Every figtab row as an object under its key, null where this run did
+ * not measure it: events, pages, max, avg, per_s (when secs > 0) and
+ * ratios for FIG_BATCH; total, p50, p99, max for FIG_TIME; the pages of
+ * FIG_CHECK; extras counted in fa's modes; by_migratetype for FIG_BY_MT
+ * rows; unit, kind, source, field, value (per_s, or peak and mean) and
+ * zones for FIG_SAMPLED. stat writes an interval, report a run.
  */
-void json_figure(struct json_writer *w, const struct facts *fa,
-		 const struct fig_desc *d, const struct figures *f,
-		 double secs);
+void json_figures(struct json_writer *w, const struct facts *fa,
+		  const struct figures *f, const struct samples *s,
+		  double secs);
 /* "key": [{lo, hi, count}] up to the last non-empty log2 slot */
 void json_log2_hist(struct json_writer *w, const char *key,
 		    const uint64_t *slots, int nr);
@@ -33,7 +36,5 @@ void json_hist(struct json_writer *w, int h, const struct figures *f);
 /* inside "hist": alloc_ns, free_ns and their *_by_order forms (--latency) */
 void json_lat_hists(struct json_writer *w, const struct facts *fa,
 		    const struct figures *f);
-/* "pcp": {pages, zones: [{zone, count, high, high_min, high_max, ...}]} */
-void json_pcp(struct json_writer *w, const struct figures *f);
 
 #endif /* PCPTOP_JSON_FIG_H */

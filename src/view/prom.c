@@ -146,29 +146,48 @@ static unsigned long long hist_sum(int h, const struct figures *t)
 	return 0;
 }
 
-/* one gauge family of the pcp lists: a sample per zone, -1 fields left out */
-static void pcp_gauge(FILE *f, const struct pcpmem *m, const char *name,
-		      const char *help, size_t off)
+/*
+ * A sampled figure: a counter's total since start (prom_total), or a
+ * gauge's last level (prom_gauge), with a zone label per zone.
+ */
+static void write_sampled(FILE *f, const struct fig_desc *d,
+			  const struct facts *fa, const struct samples *s)
 {
-	int i;
+	bool counter = d->sample.kind == SAMPLE_COUNTER;
+	const char *name = counter ? d->prom_total : d->prom_gauge;
+	const struct sample_cell *c;
+	int z;
 
-	head(f, name, "gauge", help);
-	for (i = 0; i < m->nr_zones; i++) {
-		int64_t v = *(const int64_t *)((const char *)&m->z[i] + off);
-
-		if (v == PCPMEM_ABSENT)
+	if (!name)
+		return;
+	head(f, name, counter ? "counter" : "gauge",
+	     counter ? d->prom_total_help : d->prom_gauge_help);
+	if (!d->sample.per_zone) {
+		c = samples_cell(s, d, 0);
+		if (!sample_present(c))
+			return;
+		fprintf(f,
+			counter ? "%s{estimated=\"false\"} %lld\n" :
+				  "%s %lld\n",
+			name, (long long)sample_value(d, c));
+		return;
+	}
+	for (z = 0; z < SAMPLE_ZONES; z++) {
+		c = samples_cell(s, d, z + 1);
+		if (!sample_present(c))
 			continue;
-		fputs(name, f);
-		fputs("{zone=\"", f);
-		put_label(f, m->z[i].name);
-		fprintf(f, "\"} %lld\n", (long long)v);
+		fprintf(f, "%s{zone=\"", name);
+		put_label(f, facts_zone_name(fa, z));
+		fprintf(f,
+			counter ? "\",estimated=\"false\"} %lld\n" :
+				  "\"} %lld\n",
+			(long long)sample_value(d, c));
 	}
 }
 
 /*
- * What batching costs, for a fleet: the pcp lists per zone at the end of
- * the interval, refills by migratetype, and with --latency the mean
- * allocation and free latency by path.
+ * What batching costs, for a fleet: refills by migratetype, and with
+ * --latency the mean allocation and free latency by path.
  */
 static void write_detail(FILE *f, const struct facts *fa,
 			 const struct figures *last, const struct figures *t)
@@ -177,18 +196,6 @@ static void write_detail(FILE *f, const struct facts *fa,
 	struct figure_lat l;
 	int m, d, p;
 
-	if (last->pcp.nr_zones) {
-		pcp_gauge(
-			f, &last->pcp, "pcptop_pcp_pages",
-			"Pages in the zone's pcp lists, all CPUs, at the last interval's end.",
-			offsetof(struct pcpmem_zone, count));
-		pcp_gauge(f, &last->pcp, "pcptop_pcp_high_pages",
-			  "The pcp lists' high, summed over the zone's CPUs.",
-			  offsetof(struct pcpmem_zone, high));
-		pcp_gauge(f, &last->pcp, "pcptop_zone_managed_pages",
-			  "The zone's managed pages.",
-			  offsetof(struct pcpmem_zone, managed));
-	}
 	if (facts_mode(fa, PROBE_REFILL) != MODE_NONE) {
 		head(f, "pcptop_refill_migratetype_pages_total", "counter",
 		     "Pages taken by refills, by migratetype (CMA on its own).");
@@ -233,6 +240,10 @@ void prom_write(FILE *f, const struct prom_state *ps,
 
 		if (!facts_fig_shown(fa, d))
 			continue;
+		if (d->type == FIG_SAMPLED) {
+			write_sampled(f, d, fa, &ps->smp);
+			continue;
+		}
 		counter(f, d->prom_events, d->prom_events_help,
 			fig_events(d, t), est);
 		counter(f, d->prom_pages, d->prom_pages_help, fig_pages(d, t),
@@ -252,7 +263,8 @@ void prom_write(FILE *f, const struct prom_state *ps,
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
 
-		if (!d->prom_gauge || !facts_fig_shown(fa, d))
+		if (!d->prom_gauge || d->type == FIG_SAMPLED ||
+		    !facts_fig_shown(fa, d))
 			continue;
 		if (d->type == FIG_TIME) {
 			snprintf(help, sizeof(help),
@@ -286,7 +298,29 @@ void prom_write(FILE *f, const struct prom_state *ps,
 				  hist_sum(i, t));
 }
 
-int prom_update(struct prom_state *ps, const struct figures *f, double secs)
+int prom_add(struct prom_state *ps, const struct figures *f,
+	     const struct samples *s, double secs)
+{
+	int err;
+
+	if (!ps->smp.c) {
+		err = samples_alloc(&ps->smp);
+		if (err)
+			return err;
+	}
+	figures_add(&ps->total, f);
+	samples_add(&ps->smp, s);
+	ps->seconds += secs;
+	return 0;
+}
+
+void prom_free(struct prom_state *ps)
+{
+	samples_free(&ps->smp);
+}
+
+int prom_update(struct prom_state *ps, const struct figures *f,
+		const struct samples *s, double secs)
 {
 	char tmp[PROM_PATH_MAX];
 	FILE *out;
@@ -294,8 +328,9 @@ int prom_update(struct prom_state *ps, const struct figures *f, double secs)
 
 	if (!ps->path)
 		return 0;
-	figures_add(&ps->total, f);
-	ps->seconds += secs;
+	err = prom_add(ps, f, s, secs);
+	if (err)
+		goto out;
 	/* node_exporter reads only *.prom: FILE.tmp is never half-read */
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", ps->path) >=
 	    (int)sizeof(tmp)) {

@@ -12,11 +12,13 @@
 #include <stdio.h>
 #include "facts.h"
 #include "figures.h"
+#include "samples.h"
 
 struct prom_state {
 	const char *path; /* NULL: --prom not given, prom_update() is a no-op */
 	const struct facts *facts; /* labels and gauges that do not change */
 	struct figures total; /* since pcptop started */
+	struct samples smp; /* likewise: counters' totals, gauges' last level */
 	double seconds;
 	bool warned; /* a write failure is said once, not each interval */
 };
@@ -28,7 +30,12 @@ void prom_init(struct prom_state *ps, const char *path,
  * Add one interval and rewrite the file. 0 or -errno; the first failure
  * is also said on stderr, and later intervals try again.
  */
-int prom_update(struct prom_state *ps, const struct figures *f, double secs);
+int prom_update(struct prom_state *ps, const struct figures *f,
+		const struct samples *s, double secs);
+/* add one interval to the totals without writing; 0 or -ENOMEM */
+int prom_add(struct prom_state *ps, const struct figures *f,
+	     const struct samples *s, double secs);
+void prom_free(struct prom_state *ps);
 
 /*
  * The exposition text: totals since start in ps, gauges of the last

@@ -5,6 +5,7 @@
  * network, so the page can be mailed, attached to a bug or opened on a
  * board with no connection.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,6 +203,68 @@ static void totals_table(FILE *f, const struct rec_summary *s)
 	}
 }
 
+static bool sampled_shown(const struct rec_summary *const *s, int n,
+			  const struct fig_desc *d)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (d->type == FIG_SAMPLED && facts_fig_shown(&s[i]->h.f, d))
+			return true;
+	return false;
+}
+
+/* "last 60568, peak 61000, mean 60211" or "total 12 (0.4/s)" */
+static void sampled_cell(FILE *f, const struct rec_summary *s,
+			 const struct fig_desc *d)
+{
+	const struct sample_cell *c = samples_cell(&s->total_smp, d, 0);
+
+	if (!facts_fig_shown(&s->h.f, d) || !sample_present(c))
+		fputs("<td>-</td>", f);
+	else if (d->sample.kind == SAMPLE_COUNTER)
+		fprintf(f, "<td>total %lld (%.1f/s)</td>",
+			(long long)sample_value(d, c),
+			s->recorded_s > 0 ?
+				(double)sample_value(d, c) / s->recorded_s :
+				0.0);
+	else
+		fprintf(f, "<td>last %lld, peak %lld, mean %.0f</td>",
+			(long long)sample_value(d, c), (long long)c->peak,
+			sample_mean(c));
+}
+
+/* every sampled figure of the recordings, a row each, a column a recording */
+static void sampled_table(FILE *f, const struct rec_summary *const *s, int n)
+{
+	int i, k;
+
+	fputs("<h2>Sampled each interval</h2>\n<table>\n<tr><th>figure</th><th>unit</th><th>source</th>",
+	      f);
+	for (k = 0; k < n; k++)
+		fprintf(f, "<th>%s</th>", n > 1 ? (k ? "B" : "A") : "");
+	fputs("</tr>\n", f);
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (!sampled_shown(s, n, d))
+			continue;
+		fputs("<tr><th style=\"text-align:left\">", f);
+		html_esc(f, d->key);
+		fputs("</th><td>", f);
+		html_esc(f, d->sample.unit);
+		fputs("</td><td>", f);
+		html_esc(f, sample_src_name(d->sample.src));
+		fputs(" ", f);
+		html_esc(f, d->sample.field);
+		fputs("</td>", f);
+		for (k = 0; k < n; k++)
+			sampled_cell(f, s[k], d);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
 /* the plots marked always_plotted, the others when they hold data */
 static bool hist_wanted(int h, const struct rec_summary *const *s, int n)
 {
@@ -270,47 +333,87 @@ static void timeline(FILE *f, const struct rec_summary *const *s,
 		series_free(&sr[i]);
 }
 
-/* pages parked in pcp lists at the end of each interval, and their high */
-static void pcp_timeline(FILE *f, const struct rec_summary *const *s,
-			 const char *const *tags, int n)
+/* a sampled figure's value in every interval that had one */
+static int series_sampled(struct svg_series *sr, const char *name,
+			  const struct rec_summary *s, const struct fig_desc *d)
 {
-	struct svg_series sr[4] = {};
-	char names[4][48];
+	int i, k = 0;
+
+	sr->name = name;
+	sr->x = calloc(s->nr_points ? s->nr_points : 1, sizeof(double));
+	sr->y = calloc(s->nr_points ? s->nr_points : 1, sizeof(double));
+	if (!sr->x || !sr->y)
+		return -ENOMEM;
+	for (i = 0; i < s->nr_points; i++) {
+		int64_t v = rec_point_sample(s, i, d);
+
+		if (v == REC_SAMPLE_ABSENT)
+			continue;
+		sr->x[k] = s->points[i].t;
+		/* a counter's increase as a rate, as the other timelines */
+		sr->y[k++] = d->sample.kind == SAMPLE_COUNTER &&
+					     s->points[i].secs > 0 ?
+				     (double)v / s->points[i].secs :
+				     (double)v;
+	}
+	sr->n = k;
+	return 0;
+}
+
+/* one chart per figtab .chart: its sampled figures, A's lines then B's */
+static void sampled_chart(FILE *f, const struct rec_summary *const *s,
+			  const char *const *tags, int n, int first)
+{
+	const char *chart = fig_table[first].chart;
+	struct svg_series sr[MAX_RATE_SERIES] = {};
+	char names[MAX_RATE_SERIES][64];
 	int i, k, m = 0;
-	bool any = false;
+	bool ok = true;
 
-	for (i = 0; i < n && i < 2; i++) {
-		any |= s[i]->pcp_samples > 0;
-		for (k = 0; k < 2; k++, m++) {
-			int j, c = 0;
+	for (i = 0; i < n; i++) {
+		for (k = first; k < nr_figs && m < MAX_RATE_SERIES; k++) {
+			const struct fig_desc *d = &fig_table[k];
 
-			snprintf(names[m], sizeof(names[m]), "%s%s%s", tags[i],
-				 tags[i][0] ? " " : "",
-				 k ? "pcp high" : "pcp pages");
-			sr[m].name = names[m];
-			sr[m].x = calloc(s[i]->nr_points + 1, sizeof(double));
-			sr[m].y = calloc(s[i]->nr_points + 1, sizeof(double));
-			if (!sr[m].x || !sr[m].y)
+			if (!d->chart || strcmp(d->chart, chart) ||
+			    !sampled_shown(s, n, d))
 				continue;
-			for (j = 0; j < s[i]->nr_points; j++) {
-				const struct rec_point *p = &s[i]->points[j];
-				int64_t v = k ? p->pcp_high : p->pcp_pages;
-
-				if (v < 0)
-					continue;
-				sr[m].x[c] = p->t;
-				sr[m].y[c++] = (double)v;
-			}
-			sr[m].n = c;
+			snprintf(names[m], sizeof(names[m]), "%s%s%s%s",
+				 tags[i], tags[i][0] ? " " : "", d->key,
+				 d->sample.kind == SAMPLE_COUNTER ? "/s" : "");
+			if (series_sampled(&sr[m], names[m], s[i], d))
+				ok = false;
+			m++;
 		}
 	}
-	if (any) {
-		fputs("<h2>Memory parked in pcp lists</h2>\n", f);
-		svg_lines(f, "pages in pcp lists, and their high (all zones)",
-			  "pages", sr, m, n > 1);
+	if (ok && m) {
+		fputs("<h2>", f);
+		html_esc(f, chart);
+		fputs("</h2>\n", f);
+		svg_lines(f, chart, fig_table[first].sample.unit, sr, m, n > 1);
 	}
 	for (i = 0; i < m; i++)
 		series_free(&sr[i]);
+}
+
+static void sampled_charts(FILE *f, const struct rec_summary *const *s,
+			   const char *const *tags, int n)
+{
+	int i, k;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (!d->chart || !sampled_shown(s, n, d))
+			continue;
+		/* the chart's first figure draws it */
+		for (k = 0; k < i; k++)
+			if (fig_table[k].chart &&
+			    !strcmp(fig_table[k].chart, d->chart) &&
+			    sampled_shown(s, n, &fig_table[k]))
+				break;
+		if (k == i)
+			sampled_chart(f, s, tags, n, i);
+	}
 }
 
 static void cell(FILE *f, const char *prefix, double v, bool sign);
@@ -359,7 +462,8 @@ void report_html(FILE *f, const struct rec_summary *s)
 	fputs("<h2>Totals</h2>\n", f);
 	totals_table(f, s);
 	timeline(f, one, names, 1);
-	pcp_timeline(f, one, names, 1);
+	sampled_table(f, one, 1);
+	sampled_charts(f, one, names, 1);
 	hist_grid(f, one, names, 1);
 	page_close(f, s);
 }
@@ -421,7 +525,8 @@ void diff_html(FILE *f, const struct rec_summary *a,
 	fputs("<h2>Totals, B against A</h2>\n", f);
 	delta_table(f, a, b);
 	timeline(f, two, names, 2);
-	pcp_timeline(f, two, names, 2);
+	sampled_table(f, two, 2);
+	sampled_charts(f, two, names, 2);
 	hist_grid(f, two, names, 2);
 	page_close(f, a);
 }

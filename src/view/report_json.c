@@ -85,17 +85,8 @@ static void j_counters(struct json_writer *w, const uint64_t *cnt)
 
 static void j_totals(struct json_writer *w, const struct rec_summary *s)
 {
-	int i;
-
 	json_obj_begin(w, "totals");
-	for (i = 0; i < nr_figs; i++) {
-		const struct fig_desc *d = &fig_table[i];
-
-		if (facts_fig_shown(&s->h.f, d))
-			json_figure(w, &s->h.f, d, &s->total, s->recorded_s);
-		else
-			json_null(w, d->key);
-	}
+	json_figures(w, &s->h.f, &s->total, &s->total_smp, s->recorded_s);
 	json_obj_begin(w, "counters");
 	j_counters(w, s->total.cnt);
 	json_obj_end(w);
@@ -149,6 +140,26 @@ static void j_point_hists(struct json_writer *w, const struct rec_point *p)
 	}
 }
 
+/* each sampled figure's value in the interval, null where it had none */
+static void j_point_samples(struct json_writer *w, const struct rec_summary *s,
+			    int i)
+{
+	int k;
+
+	for (k = 0; k < nr_figs; k++) {
+		const struct fig_desc *d = &fig_table[k];
+		int64_t v;
+
+		if (d->type != FIG_SAMPLED || !facts_fig_shown(&s->h.f, d))
+			continue;
+		v = rec_point_sample(s, i, d);
+		if (v == REC_SAMPLE_ABSENT)
+			json_null(w, d->key);
+		else
+			json_int(w, d->key, v);
+	}
+}
+
 static void j_timeline(struct json_writer *w, const struct rec_summary *s)
 {
 	int i;
@@ -162,13 +173,7 @@ static void j_timeline(struct json_writer *w, const struct rec_summary *s)
 		json_double(w, "interval_s", p->secs);
 		j_counters(w, p->cnt);
 		j_point_hists(w, p);
-		if (p->pcp_pages >= 0) {
-			json_int(w, "pcp_pages", p->pcp_pages);
-			json_int(w, "pcp_high", p->pcp_high);
-		} else {
-			json_null(w, "pcp_pages");
-			json_null(w, "pcp_high");
-		}
+		j_point_samples(w, s, i);
 		json_obj_end(w);
 	}
 	json_arr_end(w);
@@ -206,22 +211,6 @@ static void j_facts(struct json_writer *w, const struct rec_summary *s)
 	j_scale(w, s);
 	json_facts(w, &s->h.f, (int)s->h.dims.nr_cpus);
 	j_command(w, s);
-}
-
-/* "pcp": the last sample's zones, and the run's peak and mean */
-static void j_pcp_run(struct json_writer *w, const struct rec_summary *s)
-{
-	json_pcp(w, &s->total);
-	json_obj_begin(w, "pcp_run");
-	json_int(w, "samples", s->pcp_samples);
-	if (s->pcp_samples) {
-		json_int(w, "peak_pages", s->pcp_peak_pages);
-		json_double(w, "mean_pages", s->pcp_mean_pages);
-	} else {
-		json_null(w, "peak_pages");
-		json_null(w, "mean_pages");
-	}
-	json_obj_end(w);
 }
 
 static void j_summary(struct json_writer *w, const struct rec_summary *a,
@@ -267,9 +256,22 @@ void report_json(FILE *f, const struct rec_summary *s)
 			json_hist(&w, h, &s->total);
 	json_lat_hists(&w, &s->h.f, &s->total);
 	json_obj_end(&w);
-	j_pcp_run(&w, s);
 	json_obj_end(&w);
 	json_end_line(&w);
+}
+
+static bool csv_sampled(const struct rec_summary *s, const struct fig_desc *d)
+{
+	return d->type == FIG_SAMPLED && facts_fig_shown(&s->h.f, d);
+}
+
+/* an empty field where the interval had no value */
+static void csv_sample(FILE *f, int64_t v)
+{
+	if (v == REC_SAMPLE_ABSENT)
+		fputc(',', f);
+	else
+		fprintf(f, ",%lld", (long long)v);
 }
 
 void report_csv(FILE *f, const struct rec_summary *s)
@@ -284,6 +286,8 @@ void report_csv(FILE *f, const struct rec_summary *s)
 			fprintf(f, ",%s_max", fig_table[k].key);
 		if (fig_table[k].flags & FIG_TL_P99)
 			fprintf(f, ",%s_p99", fig_table[k].key);
+		if (csv_sampled(s, &fig_table[k]))
+			fprintf(f, ",%s", fig_table[k].key);
 	}
 	fputc('\n', f);
 	for (i = 0; i < s->nr_points; i++) {
@@ -301,6 +305,8 @@ void report_csv(FILE *f, const struct rec_summary *s)
 			if (d->flags & FIG_TL_P99)
 				fprintf(f, ",%llu",
 					(unsigned long long)p->hp99[d->hist]);
+			if (csv_sampled(s, d))
+				csv_sample(f, rec_point_sample(s, i, d));
 		}
 		fputc('\n', f);
 	}

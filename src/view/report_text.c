@@ -140,10 +140,9 @@ static int tl_cols(const struct rec_summary *s, struct tl_col *c)
 		unsigned int part;
 		int width;
 	} parts[] = {
-		{ FIG_TL_EVENTS, TL_NUM_W },
-		{ FIG_TL_PAGES, TL_NUM_W },
-		{ FIG_TL_MAX, TL_MAX_W },
-		{ FIG_TL_P99, TL_NUM_W + 1 },
+		{ FIG_TL_EVENTS, TL_NUM_W }, { FIG_TL_PAGES, TL_NUM_W },
+		{ FIG_TL_MAX, TL_MAX_W },    { FIG_TL_P99, TL_NUM_W + 1 },
+		{ FIG_TL_VALUE, TL_NUM_W },
 	};
 	int i, k, n = 0;
 
@@ -152,17 +151,20 @@ static int tl_cols(const struct rec_summary *s, struct tl_col *c)
 
 		if (!facts_fig_shown(&s->h.f, d))
 			continue;
-		for (k = 0; k < 4 && n < TL_MAX_COLS; k++) {
+		for (k = 0; k < (int)(sizeof(parts) / sizeof(parts[0])) &&
+			    n < TL_MAX_COLS;
+		     k++) {
 			if (!(d->flags & parts[k].part))
 				continue;
 			c[n].d = d;
 			c[n].part = parts[k].part;
 			c[n].width = parts[k].width;
-			c[n].name = parts[k].part == FIG_TL_EVENTS ?
-					    d->events_key :
-				    parts[k].part == FIG_TL_PAGES ? "pages" :
-				    parts[k].part == FIG_TL_MAX	  ? "max" :
-								    "p99 ns";
+			c[n].name =
+				parts[k].part == FIG_TL_EVENTS ? d->events_key :
+				parts[k].part == FIG_TL_PAGES  ? "pages" :
+				parts[k].part == FIG_TL_MAX    ? "max" :
+				parts[k].part == FIG_TL_P99    ? "p99 ns" :
+								 d->sample.unit;
 			n++;
 		}
 		/* a lone column is as wide as the figure's name above it */
@@ -173,8 +175,12 @@ static int tl_cols(const struct rec_summary *s, struct tl_col *c)
 	return n;
 }
 
-static uint64_t tl_value(const struct tl_col *c, const struct rec_point *p)
+static uint64_t tl_value(const struct tl_col *c, const struct rec_summary *s,
+			 int i)
 {
+	const struct rec_point *p = &s->points[i];
+	int64_t v;
+
 	switch (c->part) {
 	case FIG_TL_EVENTS:
 		return p->cnt[c->d->events];
@@ -182,6 +188,9 @@ static uint64_t tl_value(const struct tl_col *c, const struct rec_point *p)
 		return p->cnt[c->d->pages];
 	case FIG_TL_MAX:
 		return p->hmax[c->d->hist];
+	case FIG_TL_VALUE:
+		v = rec_point_sample(s, i, c->d);
+		return v == REC_SAMPLE_ABSENT || v < 0 ? 0 : (uint64_t)v;
 	default:
 		return p->hp99[c->d->hist];
 	}
@@ -225,7 +234,7 @@ static void print_timeline(FILE *out, const struct rec_summary *s)
 		fprintf(out, "  %8.1f %5.2f", p->t, p->secs);
 		for (k = 0; k < n; k++)
 			fprintf(out, " %*llu", c[k].width,
-				(unsigned long long)tl_value(&c[k], p));
+				(unsigned long long)tl_value(&c[k], s, i));
 		fprintf(out, "\n");
 	}
 }
@@ -236,15 +245,6 @@ static void print_hists(FILE *out, const struct rec_summary *s)
 	text_hists(out, &s->total);
 }
 
-static void print_pcp_run(FILE *out, const struct rec_summary *s)
-{
-	if (s->pcp_samples)
-		fprintf(out,
-			"  pages in pcp lists over %d samples: peak %lld, mean %.0f; at the end:\n",
-			s->pcp_samples, (long long)s->pcp_peak_pages,
-			s->pcp_mean_pages);
-}
-
 void report_text(FILE *out, const struct rec_summary *s, bool timeline,
 		 bool hists)
 {
@@ -252,8 +252,7 @@ void report_text(FILE *out, const struct rec_summary *s, bool timeline,
 	print_totals(out, s);
 	text_by_mt(out, &s->h.f, &s->total, "  ");
 	text_latency(out, &s->h.f, &s->total, "  ");
-	print_pcp_run(out, s);
-	text_pcp(out, &s->total, "    ");
+	text_sampled(out, &s->h.f, &s->total_smp, s->recorded_s, TEXT_RUN);
 	print_split(out, s);
 	if (timeline)
 		print_timeline(out, s);

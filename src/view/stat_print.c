@@ -30,10 +30,11 @@ void stat_print_header(FILE *out, const struct facts *fa)
 }
 
 void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
-		     double secs, bool hists)
+		     const struct samples *s, double secs, bool hists)
 {
 	char ts[16], inferred[SCALE_INFERRED_LEN];
 	time_t now = time(NULL);
+
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&now));
 	fprintf(out, "\n%s  %.2f s\n", ts, secs);
 	text_figures(out, fa, f, secs, TEXT_INTERVAL);
@@ -44,7 +45,7 @@ void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
 		fprintf(out, "  note: %s\n", fa->scale.note);
 	text_latency(out, fa, f, "  ");
 	text_by_mt(out, fa, f, "  ");
-	text_pcp(out, f, "  ");
+	text_sampled(out, fa, s, secs, TEXT_INTERVAL);
 	if (hists)
 		text_hists(out, f);
 	fflush(out);
@@ -65,7 +66,7 @@ static void json_scale(struct json_writer *w, const struct scale_info *s)
 }
 
 void stat_print_json(FILE *out, const struct facts *fa, const struct figures *f,
-		     double secs)
+		     const struct samples *s, double secs)
 {
 	struct json_writer w;
 	int i, h;
@@ -80,21 +81,13 @@ void stat_print_json(FILE *out, const struct facts *fa, const struct figures *f,
 		json_str(&w, fa->probes[i].name, fa->probes[i].mode_name);
 	json_obj_end(&w);
 	json_scale(&w, &fa->scale);
-	for (i = 0; i < nr_figs; i++) {
-		const struct fig_desc *d = &fig_table[i];
-
-		if (facts_fig_shown(fa, d))
-			json_figure(&w, fa, d, f, secs);
-		else
-			json_null(&w, d->key);
-	}
+	json_figures(&w, fa, f, s, secs);
 	json_obj_begin(&w, "hist");
 	for (h = 0; h < NR_PCPTOP_HISTS; h++)
 		if (facts_hist_shown(fa, h))
 			json_hist(&w, h, f);
 	json_lat_hists(&w, fa, f);
 	json_obj_end(&w);
-	json_pcp(&w, f);
 	if (fa->self.valid)
 		json_self(&w, &fa->self);
 	json_obj_end(&w);

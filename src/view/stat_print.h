@@ -10,12 +10,13 @@
 #include <stdio.h>
 #include "facts.h"
 #include "figures.h"
+#include "samples.h"
 
 /* the lines above the first interval: scale, kernel, probe modes */
 void stat_print_header(FILE *out, const struct facts *fa);
 void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
-		     double secs, bool hists);
+		     const struct samples *s, double secs, bool hists);
 void stat_print_json(FILE *out, const struct facts *fa, const struct figures *f,
-		     double secs);
+		     const struct samples *s, double secs);
 
 #endif /* PCPTOP_STAT_PRINT_H */

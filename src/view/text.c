@@ -81,6 +81,9 @@ static void row(FILE *out, const struct fig_desc *d, const struct facts *fa,
 		fprintf(out, "  %s: %llu (%s)", d->key,
 			(unsigned long long)fig_total(d, f), d->title);
 		break;
+	case FIG_SAMPLED:
+		/* text_sampled() prints them */
+		return;
 	}
 	extras(out, fa, d, f);
 }
@@ -100,6 +103,7 @@ void text_figures(FILE *out, const struct facts *fa, const struct figures *f,
 			row(out, &fig_table[i], fa, f, secs, span);
 	for (i = 0; i < nr_figs; i++)
 		if (fig_table[i].type != FIG_BATCH &&
+		    fig_table[i].type != FIG_SAMPLED &&
 		    facts_fig_shown(fa, &fig_table[i]))
 			row(out, &fig_table[i], fa, f, secs, span);
 }
@@ -173,31 +177,64 @@ void text_by_mt(FILE *out, const struct facts *fa, const struct figures *f,
 	fputc('\n', out);
 }
 
-static void print_limit(FILE *out, const char *name, int64_t v)
+/* " (DMA 0, Normal 60568)": a per-zone figure's zones, last values */
+static void zones(FILE *out, const struct facts *fa, const struct fig_desc *d,
+		  const struct samples *s)
 {
-	if (v != PCPMEM_ABSENT)
-		fprintf(out, " %s %lld", name, (long long)v);
+	int z, n = 0;
+
+	for (z = 0; d->sample.per_zone && z < SAMPLE_ZONES; z++) {
+		const struct sample_cell *c = samples_cell(s, d, z + 1);
+
+		if (!sample_present(c))
+			continue;
+		fprintf(out, "%s%s %lld", n++ ? ", " : " (",
+			facts_zone_name(fa, z), (long long)sample_value(d, c));
+	}
+	if (n)
+		fputc(')', out);
 }
 
-void text_pcp(FILE *out, const struct figures *f, const char *ind)
+static void sampled_row(FILE *out, const struct facts *fa,
+			const struct fig_desc *d, const struct samples *s,
+			double secs, enum text_span span)
 {
-	int i;
+	const struct sample_cell *c = samples_cell(s, d, 0);
+	bool counter = d->sample.kind == SAMPLE_COUNTER;
+	int64_t v = sample_value(d, c);
 
-	for (i = 0; i < f->pcp.nr_zones; i++) {
-		const struct pcpmem_zone *z = &f->pcp.z[i];
-		double pct = pcpmem_pct(z);
+	if (!sample_present(c))
+		fprintf(out, "  %-16s %12s", d->key, "-");
+	else if (counter)
+		fprintf(out, "  %-16s %12lld %s, %.1f/s", d->key, (long long)v,
+			d->sample.unit, secs > 0 ? (double)v / secs : 0.0);
+	else if (span == TEXT_RUN)
+		fprintf(out, "  %-16s %12lld %s, peak %lld, mean %.0f", d->key,
+			(long long)v, d->sample.unit, (long long)c->peak,
+			sample_mean(c));
+	else
+		fprintf(out, "  %-16s %12lld %s", d->key, (long long)v,
+			d->sample.unit);
+	zones(out, fa, d, s);
+	fprintf(out, ": %s\n", d->title);
+}
 
-		fprintf(out, "%spcp lists %-7s %lld pages", ind, z->name,
-			(long long)z->count);
-		if (pct >= 0)
-			fprintf(out, " (%.2f %% of %lld managed)", pct,
-				(long long)z->managed);
-		fputs(";", out);
-		print_limit(out, "high", z->high);
-		print_limit(out, "high_min", z->high_min);
-		print_limit(out, "high_max", z->high_max);
-		print_limit(out, "batch", z->batch);
-		fprintf(out, " (sums over %d CPUs)\n", z->nr_cpus);
+void text_sampled(FILE *out, const struct facts *fa, const struct samples *s,
+		  double secs, enum text_span span)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (d->type != FIG_SAMPLED || !facts_fig_shown(fa, d))
+			continue;
+		if (!n++)
+			fprintf(out, "  %s\n",
+				span == TEXT_RUN ?
+					"sampled each interval (a counter's total; a gauge's level at the end):" :
+					"sampled each interval (a counter's increase; a gauge's level at the end):");
+		sampled_row(out, fa, d, s, secs, span);
 	}
 }
 

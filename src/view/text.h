@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include "facts.h"
 #include "figures.h"
+#include "samples.h"
 
 /* what a block of rows covers: one interval, or a whole run */
 enum text_span {
@@ -36,8 +37,14 @@ void text_latency(FILE *out, const struct facts *fa, const struct figures *f,
 void text_by_mt(FILE *out, const struct facts *fa, const struct figures *f,
 		const char *ind);
 
-/* the pcp lists' memory per zone */
-void text_pcp(FILE *out, const struct figures *f, const char *ind);
+/*
+ * The sampled figures this run read, a line each: a counter's increase
+ * and its rate over secs, a gauge's level; over a run (TEXT_RUN) a
+ * counter's total and a gauge's last, peak and mean level. Per-zone
+ * figures add their zones.
+ */
+void text_sampled(FILE *out, const struct facts *fa, const struct samples *s,
+		  double secs, enum text_span span);
 
 /*
  * runqlat-style text: "lo -> hi : count |****|" for the non-empty range,

@@ -109,17 +109,21 @@ t_eq "refill.by_migratetype has CMA on its own row" \
 	"Unmovable,Movable,Reclaimable,CMA,other"
 t_cmp "churn's refills are mostly Movable" \
 	"$(jq '.refill.by_migratetype[1].pages * 2 - .refill.pages' "$S")" -gt 0
-# the pcp lists: the zones with pagesets, each CPU's, managed as zoneinfo says
+# the sampled pcp figures: the zones with pagesets, each summed as
+# /proc/zoneinfo says (high_min and managed hold still while stat runs)
 zi_zones=$(awk '/^Node/ { z = $4 } /^  pagesets/ { print z }' /proc/zoneinfo | sort -u | paste -sd, -)
-t_eq "pcp.zones are zoneinfo's zones with pagesets" \
-	"$(jq -r '[.pcp.zones[].zone] | sort | join(",")' "$S")" "$zi_zones"
-t_cmp "pcp.zones count every CPU" \
-	"$(jq '[.pcp.zones[] | select(.cpus != '"$(nproc)"')] | length' "$S")" -eq 0
+t_eq "pcp_pages.zones are zoneinfo's zones with pagesets" \
+	"$(jq -r '[.pcp_pages.zones[].zone] | sort | join(",")' "$S")" "$zi_zones"
+zi_hmin=$(awk '/^Node/ { z = $4 } z == "Normal" && $1 == "high_min:" { s += $2 } END { print s + 0 }' /proc/zoneinfo)
+t_eq "pcp_high_min of Normal is zoneinfo's high_min over its CPUs" \
+	"$(jq '.pcp_high_min.zones[] | select(.zone == "Normal") | .value' "$S")" "$zi_hmin"
 zi_managed=$(awk '/^Node/ { z = $4 } z == "Normal" && $1 == "managed" { s += $2 } END { print s + 0 }' /proc/zoneinfo)
-t_eq "pcp Normal managed pages match /proc/zoneinfo" \
-	"$(jq '.pcp.zones[] | select(.zone == "Normal") | .managed' "$S")" "$zi_managed"
-t_cmp "pcp.pages is the zones' count summed" \
-	"$(jq '([.pcp.zones[].count] | add) - .pcp.pages' "$S")" -eq 0
+t_eq "zone_managed of Normal matches /proc/zoneinfo" \
+	"$(jq '.zone_managed.zones[] | select(.zone == "Normal") | .value' "$S")" "$zi_managed"
+t_cmp "pcp_pages is its zones summed" \
+	"$(jq '([.pcp_pages.zones[].value] | add) - .pcp_pages.value' "$S")" -eq 0
+t_eq "recursion_misses is sampled from the programs' statistics" \
+	"$(jq -r '.recursion_misses.source' "$S")" "program statistics"
 
 echo "== errors and clean exit"
 "$P" stat -i 0 >/dev/null 2>"$TMP/err"

@@ -370,7 +370,7 @@ t=.totals
 # runs the kernel skipped (bpf_prog_info recursion_misses, kprobe nmissed):
 # each can hide one call, or one call's pages (at most batch << 6, or a
 # pageblock, whichever the figure is)
-MISSES=$(pj "$t.recursion_misses.count")
+MISSES=$(pj "$t.recursion_misses.value")
 [[ "$MISSES" =~ ^[0-9]+$ ]] || MISSES=0
 MISS_SPAN=1
 # CPUs of the guest: at most one call each in flight as a window closes
@@ -592,7 +592,7 @@ fi
 
 # what the kernel skipped, from the programs' own stats (fdinfo)
 mk=$(sed -n 's/^ORACLE:misses:A2://p' "$TMP/lines")
-got=$(pj "$t.recursion_misses.count")
+got=$(pj "$t.recursion_misses.value")
 if [[ "$mk" =~ ^[0-9]+$ ]] && [[ "$got" =~ ^[0-9]+$ ]] && [ "$got" -ge "$mk" ]; then
 	pass recursion_misses "$got" ">=$mk" "fdinfo recursion_misses at the command's end"
 else

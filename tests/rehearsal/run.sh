@@ -124,7 +124,7 @@ for s in $SCALES; do
 		"$(rj "$s" '[.hist.alloc_ns_by_order[].refill.samples] | add // 0')" -gt 0
 	t_cmp "scale $s: pcp memory in every interval of the timeline" \
 		"$(rj "$s" '[.timeline[] | select(.pcp_pages == null)] | length')" -eq 0
-	t_cmp "scale $s: pcp pages seen" "$(rj "$s" '.pcp_run.peak_pages // 0')" -gt 0
+	t_cmp "scale $s: pcp pages seen" "$(rj "$s" '.totals.pcp_pages.peak // 0')" -gt 0
 done
 
 # batch sizes: refills may take batch << scale at 5, batch at 0
@@ -163,7 +163,7 @@ t_check "diff.html opens with the summary" -- grep -q 'id="summary"' diff.html
 t_check "diff.html's summary names the lock or interrupts-off tail" -- \
 	grep -qE '<td[^>]*>(lock_hold_ns|irqs_off_ns)\.(p99|max)</td>' diff.html
 t_check "diff.html plots the pcp lists' memory" -- \
-	grep -q 'pages in pcp lists' diff.html
+	grep -q 'Memory parked in pcp lists' diff.html
 if command -v chromium >/dev/null; then
 	t_render "$OUT/chrome" "$OUT/diff.html" "$OUT/diff.png" "$MIN_PNG_BYTES"
 	t_check "the rendered page holds the summary table" -- grep -q 'class="summary"' diff.png.dom

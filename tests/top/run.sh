@@ -176,7 +176,7 @@ sleep 1
 t_eq "bpf_stats off between cost windows (run_cnt holds still under churn)" "$(runs)" "$r0"
 t_check "header shows the mode per probe group" -- \
 	grep -Eq '^probes: bulk_free=[a-z]+~? refill=' <(screen)
-t_check "pcp rows per zone" -- grep -Eq '^>? +0 Normal +[0-9]+ +[0-9]+ +[0-9]+ ' <(screen)
+t_check "pcp rows per zone" -- grep -Eq '^>? +0 Normal +[0-9.]+[kMGT]? +[0-9.]+[kMGT]? +[0-9]+ ' <(screen)
 # bulk frees come in bursts (pcp->high is tuned up under load): watch a
 # few refreshes for a change and for a nonzero figure
 screen >"$TMP/a"
@@ -244,6 +244,12 @@ t_eq "Up goes back" "$(selected_row main)" "$sel0"
 t_check "pane shows batch sizes" -- grep -q '^batch sizes (pages) of' <(screen)
 "${TM[@]}" send-keys -t main H
 t_check "H switches to the times (spans in tracepoint mode)" -- wait_for main '^(event spans|zone->lock hold and interrupts off) \(ns\) of' 3
+"${TM[@]}" send-keys -t main Tab
+t_check "Tab switches to the system pane" -- wait_for main '^system, sampled each interval' 3
+t_check "the system pane shows the pcp lists zone by zone" -- \
+	grep -qE '^  pcp_pages +[0-9.kM]+ pages +.*Normal [0-9.kM]+' <(screen)
+t_check "the header's system line shows what the kernel skipped" -- \
+	grep -qE '^system: recursion_misses [0-9]+' <(screen)
 "${TM[@]}" send-keys -t main Tab
 t_check "Tab switches back" -- wait_for main '^batch sizes \(pages\) of' 3
 

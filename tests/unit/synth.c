@@ -67,6 +67,27 @@ void synth_facts(struct facts *f, enum probe_mode mode, bool cross_check)
 	f->run_gap_ns = 5000;
 	f->run_cap_pages = facts_chunk_bound(f);
 	f->cross_check = cross_check;
+	for (id = 0; id < nr_figs && id < FIGTAB_MAX; id++)
+		f->sampled[id] = fig_table[id].type == FIG_SAMPLED;
+}
+
+void synth_samples(struct samples *s, unsigned int seed)
+{
+	int i, z;
+
+	samples_clear(s);
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+		int64_t v = 10000LL * (i + 1) + seed;
+
+		if (d->type != FIG_SAMPLED)
+			continue;
+		if (!d->sample.per_zone)
+			samples_set(s, d, -1, v);
+		for (z = 0; d->sample.per_zone && z < 2; z++)
+			samples_set(s, d, z, v + z + 1);
+	}
+	samples_sum_zones(s);
 }
 
 void synth_figures(struct figures *f, unsigned int seed)
@@ -90,7 +111,8 @@ void synth_summary(struct rec_summary *s, const char *path,
 {
 	static char *argv[] = { "bonnie++", "-d", "/mnt/t", NULL };
 	struct figures f;
-	int i, c;
+	struct samples smp;
+	int i, c, k;
 
 	memset(s, 0, sizeof(*s));
 	s->path = path;
@@ -112,11 +134,24 @@ void synth_summary(struct rec_summary *s, const char *path,
 	s->nr_points = SYNTH_POINTS;
 	s->points = calloc(SYNTH_POINTS, sizeof(*s->points));
 	s->cpu_cnt = calloc(SYNTH_CPUS, sizeof(*s->cpu_cnt));
+	s->sv = calloc((size_t)SYNTH_POINTS * nr_figs, sizeof(*s->sv));
+	samples_alloc(&s->total_smp);
+	samples_alloc(&smp);
 	for (i = 0; i < SYNTH_POINTS; i++) {
 		struct rec_point *p = &s->points[i];
 
 		synth_figures(&f, seed + i);
 		figures_add(&s->total, &f);
+		synth_samples(&smp, seed + i);
+		samples_add(&s->total_smp, &smp);
+		for (k = 0; k < nr_figs; k++) {
+			const struct sample_cell *sc =
+				samples_cell(&smp, &fig_table[k], 0);
+
+			s->sv[(size_t)i * nr_figs + k] =
+				sample_present(sc) ? sc->last :
+						     REC_SAMPLE_ABSENT;
+		}
 		p->t = i + 1;
 		p->secs = 1;
 		memcpy(p->cnt, f.cnt, sizeof(p->cnt));
@@ -130,6 +165,7 @@ void synth_summary(struct rec_summary *s, const char *path,
 		}
 	}
 	s->recorded_s = SYNTH_POINTS;
+	samples_free(&smp);
 }
 
 void synth_summary_free(struct rec_summary *s)

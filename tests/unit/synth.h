@@ -12,12 +12,19 @@
 #include <stdio.h>
 #include "facts.h"
 #include "figures.h"
+#include "samples.h"
 #include "recsum.h"
 
 /* a 2-CPU facts set; mode is what every probe attached as */
 void synth_facts(struct facts *f, enum probe_mode mode, bool cross_check);
 /* counter i = 1000 * (i + 1) + seed, every histogram slot 3..9 filled */
 void synth_figures(struct figures *f, unsigned int seed);
+/*
+ * every sampled figure's cells: cell 0 of figure i (machine-wide) is
+ * 10000 * (i + 1) + seed; a per-zone figure has zones 0 and 1 at that
+ * plus 1 and 2, and their sum in cell 0. s must be allocated.
+ */
+void synth_samples(struct samples *s, unsigned int seed);
 /* a summary of 3 intervals over synth_facts/figures, with a command */
 void synth_summary(struct rec_summary *s, const char *path,
 		   enum probe_mode mode, unsigned int seed);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* figtab: the table every output iterates is whole and consistent */
 #include <ctype.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 #include "figtab.h"
@@ -43,12 +44,28 @@ static void test_figures_refer_to_real_counters(void)
 		const struct fig_desc *d = &fig_table[i];
 
 		CHECK(d->key && d->title);
+		CHECK(fig_find(d->key) == d);
+		if (d->type == FIG_SAMPLED) {
+			/* its source is named, and no BPF part is borrowed */
+			CHECK(d->sample.field && d->sample.unit);
+			CHECK((unsigned int)d->sample.src < NR_SAMPLE_SRCS);
+			CHECK(d->probe < 0 && d->events < 0 && d->pages < 0 &&
+			      d->hist < 0 && d->total < 0);
+			CHECK(!d->extras[0].key && !d->ratios[0].key);
+			CHECK(d->sample.kind == SAMPLE_COUNTER ?
+				      d->prom_total && !d->prom_gauge :
+				      d->prom_gauge && !d->prom_total);
+			CHECK(!d->sample.per_zone ||
+			      d->sample.src == SRC_ZONEINFO);
+			CHECK(!(d->flags & ~FIG_TL_VALUE));
+			continue;
+		}
+		CHECK(!(d->flags & FIG_TL_VALUE) && d->live == LIVE_NONE);
 		CHECK(d->probe >= 0 && d->probe < NR_PROBES);
 		CHECK(d->events < NR_PCPTOP_COUNTERS);
 		CHECK(d->pages < NR_PCPTOP_COUNTERS);
 		CHECK(d->hist < NR_PCPTOP_HISTS);
 		CHECK(d->total < NR_PCPTOP_COUNTERS);
-		CHECK(fig_find(d->key) == d);
 		switch (d->type) {
 		case FIG_BATCH:
 			CHECK(d->events >= 0 && d->events_key);
@@ -65,6 +82,8 @@ static void test_figures_refer_to_real_counters(void)
 			break;
 		case FIG_COUNT:
 			CHECK(d->total >= 0);
+			break;
+		case FIG_SAMPLED:
 			break;
 		}
 		for (k = 0; k < FIG_MAX_EXTRAS && d->extras[k].key; k++)
@@ -148,6 +167,43 @@ static void test_top_columns_come_from_the_table(void)
 	CHECK(!strcmp(top_cols[COL_COUNT].label, "COUNT"));
 }
 
+/* cells: one per machine-wide figure, a sum and each zone per per-zone one */
+static void test_sample_layout(void)
+{
+	static const struct fig_desc two[] = {
+		{ .key = "a",
+		  .type = FIG_SAMPLED,
+		  .probe = -1,
+		  .events = -1,
+		  .pages = -1,
+		  .hist = -1,
+		  .total = -1,
+		  .sample = { SRC_VMSTAT, "a", SAMPLE_COUNTER, false, "x" } },
+		{ .key = "b",
+		  .type = FIG_SAMPLED,
+		  .probe = -1,
+		  .events = -1,
+		  .pages = -1,
+		  .hist = -1,
+		  .total = -1,
+		  .sample = { SRC_ZONEINFO, "b", SAMPLE_GAUGE, true, "x" } },
+	};
+	static const struct fig_desc bad[] = {
+		{ .key = "no_field", .type = FIG_SAMPLED },
+	};
+	int builtin = nr_figs;
+
+	REQUIRE(figtab_use(two, 2) == 0);
+	CHECK_EQ_INT(sample_nr_cells(), 1 + 1 + SAMPLE_ZONES);
+	CHECK_EQ_INT(sample_cell_base(&fig_table[1]), 1);
+	CHECK_EQ_INT(sample_cells(&fig_table[0]), 1);
+	CHECK(figtab_use(bad, 1) == -EINVAL);
+	CHECK(figtab_use(two, FIGTAB_MAX + 1) == -E2BIG);
+	CHECK(figtab_use(NULL, 0) == 0);
+	CHECK_EQ_INT(nr_figs, builtin);
+	CHECK(fig_find("pcp_pages") != NULL);
+}
+
 static void test_probe_table(void)
 {
 	enum probe_mode m;
@@ -189,5 +245,6 @@ const struct unit_test figtab_tests[] = {
 	TEST(test_estimated_by_mode),
 	TEST(test_top_columns_come_from_the_table),
 	TEST(test_probe_table),
+	TEST(test_sample_layout),
 	TEST_END,
 };

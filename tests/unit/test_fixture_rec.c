@@ -147,8 +147,7 @@ static void test_010_prom(void)
 
 	REQUIRE(load(&s) == 0);
 	prom_init(&ps, NULL, &s.h.f);
-	ps.total = s.total;
-	ps.seconds = s.recorded_s;
+	REQUIRE(!prom_add(&ps, &s.total, &s.total_smp, s.recorded_s));
 	prom_write(capture_open(&c), &ps, &s.total, s.recorded_s);
 	t = capture_text(&c);
 	CHECK(strstr(
@@ -163,6 +162,52 @@ static void test_010_prom(void)
 		t,
 		"pcptop_info{kernel=\"6.18.44-fc-v782\",arch=\"x86_64\",mode=\"tracepoint\"} 1"));
 	capture_free(&c);
+	prom_free(&ps);
+	rec_summary_free(&s);
+}
+
+#define FIXTURE_12 "rec/host-tp-1.2.data"
+
+/*
+ * Format 1.2 (pcptop before the sampled figures) kept the pcp lists'
+ * memory in its detail chunks and recursion_misses as a counter: both
+ * read as the sampled figures they are now. host-tp-1.2.data was recorded
+ * around `churn -m 128 -n 6`, -i 0.3, in tracepoint mode; the numbers are
+ * what that version's report --json said (pcp_run and its timeline).
+ */
+static void test_12_reads_into_sampled_figures(void)
+{
+	const struct fig_desc *pages = fig_find("pcp_pages");
+	const struct fig_desc *high = fig_find("pcp_high");
+	const struct fig_desc *miss = fig_find("recursion_misses");
+	const struct sample_cell *c;
+	char msg[REC_ERR_LEN];
+	struct rec_summary s;
+
+	REQUIRE(pages && high && miss);
+	REQUIRE(rec_summary_load(fixture(FIXTURE_12), &s, msg, sizeof(msg)) ==
+		0);
+	CHECK_EQ_INT(s.h.version_minor, 2);
+	CHECK(facts_fig_shown(&s.h.f, pages));
+	CHECK(facts_fig_shown(&s.h.f, miss));
+	c = samples_cell(&s.total_smp, pages, 0);
+	REQUIRE(sample_present(c));
+	CHECK_EQ_INT(c->n, 7);
+	CHECK_EQ_INT(c->peak, 89385);
+	CHECK_EQ_INT((long long)(sample_mean(c) + 0.5), 78736);
+	REQUIRE(s.nr_points == 6);
+	CHECK_EQ_INT(rec_point_sample(&s, 0, pages), 59295);
+	CHECK_EQ_INT(rec_point_sample(&s, 5, pages), 89385);
+	CHECK_EQ_INT(rec_point_sample(&s, 5, high), 119815);
+	/* Normal held every page; DMA's managed pages came through too */
+	CHECK_EQ_INT(sample_value(pages, samples_cell(&s.total_smp, pages, 3)),
+		     89385);
+	CHECK_EQ_INT(sample_value(fig_find("zone_managed"),
+				  samples_cell(&s.total_smp,
+					       fig_find("zone_managed"), 1)),
+		     3840);
+	c = samples_cell(&s.total_smp, miss, 0);
+	CHECK(sample_present(c) && sample_value(miss, c) == 0);
 	rec_summary_free(&s);
 }
 
@@ -210,5 +255,6 @@ const struct unit_test fixture_rec_tests[] = {
 	TEST(test_010_diff_with_itself),
 	TEST(test_010_prom),
 	TEST(test_names_map_by_name),
+	TEST(test_12_reads_into_sampled_figures),
 	TEST_END,
 };

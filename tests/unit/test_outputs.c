@@ -2,12 +2,15 @@
 /*
  * Every figure of figtab in every output: stat's text and JSON, the
  * Prometheus file, report's text, JSON, CSV and HTML, diff's text, JSON
- * and HTML, and the live view's columns. A row added to fig_table that
- * one of them does not show fails here, naming the output and the row.
+ * and HTML, and the live view's columns, system line and pane. A row
+ * added to fig_table that one of them does not show fails here, naming
+ * the output and the row. Text is matched by the row a figure prints,
+ * with its value, never by its name alone: names recur in titles.
  */
 #include <stdio.h>
 #include <string.h>
 #include "figtab.h"
+#include "outcheck.h"
 #include "prom.h"
 #include "report_view.h"
 #include "stat_print.h"
@@ -16,6 +19,19 @@
 #include "unit.h"
 
 #define KEY_LEN 128
+
+/* a line of text starting with prefix, holding the number v */
+#define CHECK_ROW(text, prefix, v, output)                                    \
+	do {                                                                  \
+		char line_[OUT_LINE_LEN];                                     \
+		if (!out_line((text), (prefix), line_))                       \
+			unit_fail(__FILE__, __LINE__, "%s has no row \"%s\"", \
+				  (output), (prefix));                        \
+		else if (!out_has_number(line_, (long long)(v)))              \
+			unit_fail(__FILE__, __LINE__,                         \
+				  "%s: row \"%s\" lacks %lld: %s", (output),  \
+				  (prefix), (long long)(v), line_);           \
+	} while (0)
 
 /* needle in text, or a failure naming the output and what is missing */
 #define CHECK_HAS(text, needle, output)                                  \
@@ -76,31 +92,71 @@ static void quoted(char *buf, const char *key)
 	snprintf(buf, KEY_LEN, "\"%s\":", key);
 }
 
+/* the row a figure prints in stat's and report's text, and a value in it */
+static long long text_row(const struct fig_desc *d, const struct figures *f,
+			  const struct samples *s, char *prefix, size_t len)
+{
+	switch (d->type) {
+	case FIG_BATCH:
+		snprintf(prefix, len, "  %s ", d->key);
+		return (long long)fig_events(d, f);
+	case FIG_TIME:
+		snprintf(prefix, len, "  %s", d->title);
+		return (long long)fig_max(d, f);
+	case FIG_CHECK:
+		snprintf(prefix, len, "  %s: ", d->key);
+		return (long long)fig_pages(d, f);
+	case FIG_COUNT:
+		snprintf(prefix, len, "  %s: ", d->key);
+		return (long long)fig_total(d, f);
+	case FIG_SAMPLED:
+		snprintf(prefix, len, "  %s ", d->key);
+		return (long long)sample_value(d, samples_cell(s, d, 0));
+	}
+	return -1;
+}
+
+/* every figure's row and every histogram's title line */
+static void text_rows(const char *t, const struct facts *fa,
+		      const struct figures *f, const struct samples *s,
+		      const char *output)
+{
+	char k[KEY_LEN];
+	long long v;
+	int i;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (!facts_fig_shown(fa, d))
+			continue;
+		v = text_row(d, f, s, k, sizeof(k));
+		CHECK_ROW(t, k, v, output);
+	}
+	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
+		if (!facts_hist_shown(fa, i) ||
+		    !strcmp(hist_table[i].unit, "scale"))
+			continue;
+		snprintf(k, sizeof(k), "\n  %s:\n", hist_table[i].title);
+		CHECK_HAS(t, k, output);
+	}
+}
+
 static void stat_text_in(enum probe_mode mode)
 {
 	struct facts fa;
 	struct figures f;
+	struct samples s;
 	struct capture c;
-	const char *t;
-	int i;
 
 	synth_facts(&fa, mode, true);
 	synth_figures(&f, 1);
-	stat_print_text(capture_open(&c), &fa, &f, 1.0, true);
-	t = capture_text(&c);
-	for (i = 0; i < nr_figs; i++) {
-		const struct fig_desc *d = &fig_table[i];
-
-		if (facts_fig_shown(&fa, d))
-			CHECK_HAS(t, d->type == FIG_TIME ? d->title : d->key,
-				  "stat text");
-	}
-	for (i = 0; i < NR_PCPTOP_HISTS; i++)
-		if (facts_hist_shown(&fa, i) &&
-		    strcmp(hist_table[i].unit, "scale"))
-			CHECK_HAS(t, hist_table[i].title,
-				  "stat text histograms");
+	REQUIRE(!samples_alloc(&s));
+	synth_samples(&s, 1);
+	stat_print_text(capture_open(&c), &fa, &f, &s, 1.0, true);
+	text_rows(capture_text(&c), &fa, &f, &s, "stat text");
 	capture_free(&c);
+	samples_free(&s);
 	facts_free(&fa);
 }
 
@@ -117,13 +173,16 @@ static void stat_json_in(enum probe_mode mode)
 	char k[KEY_LEN];
 	struct facts fa;
 	struct figures f;
+	struct samples s;
 	struct capture c;
 	const char *t;
 	int i, r;
 
 	synth_facts(&fa, mode, true);
 	synth_figures(&f, 1);
-	stat_print_json(capture_open(&c), &fa, &f, 1.0);
+	REQUIRE(!samples_alloc(&s));
+	synth_samples(&s, 1);
+	stat_print_json(capture_open(&c), &fa, &f, &s, 1.0);
 	t = capture_text(&c);
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
@@ -135,6 +194,12 @@ static void stat_json_in(enum probe_mode mode)
 		CHECK_HAS(t, k, "stat --json");
 		if (!facts_fig_shown(&fa, d))
 			continue;
+		if (d->type == FIG_SAMPLED &&
+		    !out_has_key_number(t, "value",
+					sample_value(d,
+						     samples_cell(&s, d, 0))))
+			unit_fail(__FILE__, __LINE__,
+				  "stat --json: %s has not its value", d->key);
 		if (d->events_key) {
 			quoted(k, d->events_key);
 			CHECK_HAS(t, k, "stat --json");
@@ -161,6 +226,7 @@ static void stat_json_in(enum probe_mode mode)
 		CHECK_HAS(t, k, "stat --json hist");
 	}
 	capture_free(&c);
+	samples_free(&s);
 	facts_free(&fa);
 }
 
@@ -186,13 +252,16 @@ static void test_stat_json_lock_hold_and_wait(void)
 	char k[KEY_LEN];
 	struct facts fa;
 	struct figures f;
+	struct samples s;
 	struct capture c;
 	const char *t, *obj, *end;
 	size_t i, j;
 
 	synth_facts(&fa, MODE_FENTRY, false);
 	synth_figures(&f, 1);
-	stat_print_json(capture_open(&c), &fa, &f, 1.0);
+	REQUIRE(!samples_alloc(&s));
+	stat_print_json(capture_open(&c), &fa, &f, &s, 1.0);
+	samples_free(&s);
 	t = capture_text(&c);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		snprintf(k, sizeof(k), "\"hist\":{");
@@ -224,11 +293,14 @@ static void test_stat_json_cross_check_only_when_asked(void)
 {
 	struct facts fa;
 	struct figures f;
+	struct samples s;
 	struct capture c;
 
 	synth_facts(&fa, MODE_FENTRY, false);
 	synth_figures(&f, 1);
-	stat_print_json(capture_open(&c), &fa, &f, 1.0);
+	REQUIRE(!samples_alloc(&s));
+	stat_print_json(capture_open(&c), &fa, &f, &s, 1.0);
+	samples_free(&s);
 	CHECK(strstr(capture_text(&c), "\"cross_check\":null"));
 	capture_free(&c);
 	facts_free(&fa);
@@ -240,14 +312,17 @@ static void prom_in(enum probe_mode mode)
 	struct prom_state ps;
 	struct facts fa;
 	struct figures f;
+	struct samples s;
 	struct capture c;
 	const char *t;
 	int i, x;
 
 	synth_facts(&fa, mode, true);
 	synth_figures(&f, 1);
+	REQUIRE(!samples_alloc(&s));
+	synth_samples(&s, 1);
 	prom_init(&ps, NULL, &fa);
-	figures_add(&ps.total, &f);
+	REQUIRE(!prom_add(&ps, &f, &s, 1.0));
 	prom_write(capture_open(&c), &ps, &f, 1.0);
 	t = capture_text(&c);
 	for (i = 0; i < nr_figs; i++) {
@@ -258,6 +333,16 @@ static void prom_in(enum probe_mode mode)
 
 		if (!facts_fig_shown(&fa, d))
 			continue;
+		if (d->type == FIG_SAMPLED) {
+			/* a line per zone, or one for the machine */
+			snprintf(k, sizeof(k), "\n%s%s",
+				 d->prom_total ? d->prom_total : d->prom_gauge,
+				 d->sample.per_zone ? "{zone=\"Normal\"" :
+				 d->prom_total	    ? "{" :
+						      " ");
+			CHECK_HAS(t, k, "--prom");
+			continue;
+		}
 		for (n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
 			if (!names[n])
 				continue;
@@ -285,6 +370,8 @@ static void prom_in(enum probe_mode mode)
 		CHECK_HAS(t, k, "--prom histograms");
 	}
 	capture_free(&c);
+	prom_free(&ps);
+	samples_free(&s);
 	facts_free(&fa);
 }
 
@@ -301,23 +388,11 @@ static void report_text_in(enum probe_mode mode)
 	struct rec_summary s;
 	struct capture c;
 	const char *t;
-	int i;
 
 	synth_summary(&s, "a.data", mode, 1);
 	report_text(capture_open(&c), &s, true, true);
 	t = capture_text(&c);
-	for (i = 0; i < nr_figs; i++) {
-		const struct fig_desc *d = &fig_table[i];
-
-		if (facts_fig_shown(&s.h.f, d))
-			CHECK_HAS(t, d->type == FIG_TIME ? d->title : d->key,
-				  "report text");
-	}
-	for (i = 0; i < NR_PCPTOP_HISTS; i++)
-		if (facts_hist_shown(&s.h.f, i) &&
-		    strcmp(hist_table[i].unit, "scale"))
-			CHECK_HAS(t, hist_table[i].title,
-				  "report text histograms");
+	text_rows(t, &s.h.f, &s.total, &s.total_smp, "report text");
 	capture_free(&c);
 	synth_summary_free(&s);
 }
@@ -348,6 +423,16 @@ static void report_json_in(enum probe_mode mode)
 
 		quoted(k, d->key);
 		CHECK_HAS(t, k, "report --json totals");
+		if (d->type == FIG_SAMPLED) {
+			/* and in every point of the timeline, and the CSV */
+			CHECK(out_has_key_number(t, d->key,
+						 rec_point_sample(&s, 2, d)));
+			snprintf(k, sizeof(k), ",%s,", d->key);
+			if (!strstr(csv, k)) {
+				snprintf(k, sizeof(k), ",%s\n", d->key);
+				CHECK_HAS(csv, k, "report --csv");
+			}
+		}
 		if (d->flags & FIG_TL_MAX) {
 			snprintf(k, sizeof(k), "%s_max", d->key);
 			CHECK_HAS(t, k, "report --json timeline");
@@ -400,6 +485,11 @@ static void report_html_in(enum probe_mode mode)
 			CHECK_HAS(t, k, "report --html");
 		} else if (d->type == FIG_TIME) {
 			escaped(k, d->title);
+			CHECK_HAS(t, k, "report --html");
+		} else if (d->type == FIG_SAMPLED) {
+			snprintf(k, sizeof(k),
+				 "<th style=\"text-align:left\">%s</th>",
+				 d->key);
 			CHECK_HAS(t, k, "report --html");
 		}
 	}
@@ -500,7 +590,8 @@ static void top_in(enum probe_mode mode)
 	ctx.cost_off = NULL;
 	REQUIRE(!snapshot_alloc(&snap, 2));
 	REQUIRE(!top_data_init(&d, &snap, 2));
-	d.zi_err = -1;
+	synth_samples(&snap.smp, 1);
+	snap.zi_err = -1;
 	d.secs = 1;
 	top_rows_build(&ctx, &v, &d);
 	/* wide enough for every column */
@@ -520,6 +611,23 @@ static void top_in(enum probe_mode mode)
 			if (labels[k])
 				CHECK_HAS(t, labels[k],
 					  "the live view's header");
+		if (fd->type == FIG_SAMPLED && fd->live == LIVE_HEADER) {
+			char line[OUT_LINE_LEN], word[KEY_LEN];
+
+			REQUIRE(out_line(t, "system: ", line));
+			snprintf(word, sizeof(word), "%s %lld", fd->key,
+				 (long long)sample_value(
+					 fd, samples_cell(&snap.smp, fd, 0)));
+			CHECK_HAS(line, word, "the live view's system line");
+		} else if (fd->type == FIG_SAMPLED && fd->live == LIVE_PANE) {
+			char pre[KEY_LEN];
+
+			snprintf(pre, sizeof(pre), "  %s ", fd->key);
+			CHECK_ROW(t, pre,
+				  sample_value(fd,
+					       samples_cell(&snap.smp, fd, 0)),
+				  "the live view's system pane");
+		}
 	}
 	capture_free(&c);
 	top_frame_free(&fr);

@@ -270,9 +270,14 @@ static void test_short_last_interval(void)
 	rec_summary_free(&sum);
 }
 
-/* 1.2's detail chunk: latency summed over CPUs, pcp memory per zone */
+/*
+ * The chunks beside an interval: latency summed over CPUs (detail) and
+ * the sampled figures (1.3's samples chunk), a zone of one absent
+ */
 static void test_detail_round_trip(void)
 {
+	const struct fig_desc *pages = fig_find("pcp_pages");
+	const struct fig_desc *hmin = fig_find("pcp_high_min");
 	const char *path = rf_tpath("detail.data");
 	struct pcptop_lat_val want, got;
 	struct rec_interval iv = {};
@@ -284,7 +289,10 @@ static void test_detail_round_trip(void)
 	struct snapshot s;
 	int k = pcptop_lat_key(LAT_ALLOC, LAT_PATH_BULK, 2), i;
 
+	REQUIRE(pages && hmin);
 	rf_make_header(&h, &zi);
+	h.f.sampled[fig_index(pages)] = true;
+	h.f.sampled[fig_index(hmin)] = true;
 	rf_snap_init(&s);
 	for (i = 0; i < NR_CPUS; i++) {
 		struct pcptop_lat_val *v =
@@ -294,18 +302,16 @@ static void test_detail_round_trip(void)
 		v->max = 1500 + i;
 		v->sum = 3000 + i;
 	}
-	s.pcp.nr_zones = 2;
-	snprintf(s.pcp.z[1].name, sizeof(s.pcp.z[1].name), "Normal");
-	s.pcp.z[1].count = 1234;
-	s.pcp.z[1].high_min = PCPMEM_ABSENT;
-	s.pcp.z[1].managed = 250000;
-	s.pcp.z[1].nr_cpus = NR_CPUS;
+	samples_set(&s.smp, pages, 1, 1234);
+	samples_set(&s.smp, hmin, 0, 17);
+	samples_sum_zones(&s.smp);
 	snap_lat(&s, SNAP_ALL, k, &want);
 	REQUIRE(rec_writer_open(&w, path, &h) == 0);
 	iv.t_end_ns = 500000000ULL;
 	CHECK_EQ_INT(rec_write_interval(&w, &iv, &s), 0);
 	/* a second interval without detail: nothing carries over */
 	rec_detail_clear(&s);
+	samples_clear(&s.smp);
 	iv.seq = 1;
 	iv.t_start_ns = iv.t_end_ns;
 	iv.t_end_ns *= 2;
@@ -315,20 +321,24 @@ static void test_detail_round_trip(void)
 	rf_snap_fini(&s);
 
 	REQUIRE(rec_open(&r, path) == 0);
-	CHECK_EQ_INT(r.h.version_minor, 2);
+	CHECK_EQ_INT(r.h.version_minor, 3);
+	CHECK(facts_fig_shown(&r.h.f, pages));
+	CHECK(!facts_fig_shown(&r.h.f, fig_find("zone_managed")));
 	REQUIRE(rec_next(&r, &it) == 0 && it.type == REC_CHUNK_INTERVAL);
 	snap_lat(&r.snap, SNAP_ALL, k, &got);
 	CHECK(!memcmp(&want, &got, sizeof(want)));
 	CHECK_EQ_U64(got.sum, 3000 * NR_CPUS + NR_CPUS * (NR_CPUS - 1) / 2);
-	REQUIRE(r.snap.pcp.nr_zones == 2);
-	CHECK_EQ_STR(r.snap.pcp.z[1].name, "Normal");
-	CHECK_EQ_INT(r.snap.pcp.z[1].count, 1234);
-	CHECK_EQ_INT(r.snap.pcp.z[1].high_min, PCPMEM_ABSENT);
-	CHECK_EQ_INT(r.snap.pcp.z[1].managed, 250000);
+	CHECK_EQ_INT(sample_value(pages, samples_cell(&r.snap.smp, pages, 2)),
+		     1234);
+	CHECK_EQ_INT(sample_value(pages, samples_cell(&r.snap.smp, pages, 0)),
+		     1234);
+	CHECK(!sample_present(samples_cell(&r.snap.smp, pages, 1)));
+	CHECK_EQ_INT(sample_value(hmin, samples_cell(&r.snap.smp, hmin, 1)),
+		     17);
 	REQUIRE(rec_next(&r, &it) == 0 && it.type == REC_CHUNK_INTERVAL);
 	snap_lat(&r.snap, SNAP_ALL, k, &got);
 	CHECK_EQ_U64(got.max, 0);
-	CHECK_EQ_INT(r.snap.pcp.nr_zones, 0);
+	CHECK(!sample_present(samples_cell(&r.snap.smp, pages, 0)));
 	rec_close(&r);
 }
 

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sampler.h"
+
+#define PATH_LEN (SAMPLER_ROOT_LEN + 32)
+/* "pcp.count": a pageset field, summed over the zone's CPUs */
+#define PCP_PREFIX "pcp."
+#define PCP_PREFIX_LEN 4
+
+/* what one interval read, source by source */
+struct readings {
+	struct proc_fields vmstat;
+	int vmstat_err;
+	struct zoneinfo zi;
+	int zi_err;
+};
+
+static bool wants(const struct sampler *s, enum sample_src src)
+{
+	int i;
+
+	if (src == SRC_ZONEINFO && s->want_zoneinfo)
+		return true;
+	for (i = 0; i < nr_figs; i++)
+		if (fig_table[i].type == FIG_SAMPLED &&
+		    fig_table[i].sample.src == src)
+			return true;
+	return false;
+}
+
+static void read_sources(const struct sampler *s, struct readings *r)
+{
+	char path[PATH_LEN];
+
+	memset(r, 0, sizeof(*r));
+	r->vmstat_err = r->zi_err = -ENOENT;
+	if (wants(s, SRC_VMSTAT)) {
+		proc_path(path, sizeof(path), s->root, "proc/vmstat");
+		r->vmstat_err = vmstat_parse(path, &r->vmstat);
+	}
+	if (wants(s, SRC_ZONEINFO)) {
+		proc_path(path, sizeof(path), s->root, "proc/zoneinfo");
+		r->zi_err = zoneinfo_parse(path, &r->zi);
+	}
+}
+
+static void readings_free(struct readings *r)
+{
+	proc_fields_free(&r->vmstat);
+	zoneinfo_free(&r->zi);
+}
+
+/* node 0's index of a zone name: the index the BPF side keys zones by */
+static int zone_index(const struct zoneinfo *zi, const char *name)
+{
+	int i, n = 0;
+
+	for (i = 0; i < zi->nr_zones; i++) {
+		if (zi->zones[i].node != 0)
+			continue;
+		if (!strcmp(zi->zones[i].name, name))
+			return n < SAMPLE_ZONES ? n : -1;
+		n++;
+	}
+	return -1;
+}
+
+static const struct pcp_key {
+	const char *name;
+	size_t off;
+} pcp_keys[] = {
+	{ "count", offsetof(struct pcp_cpu, count) },
+	{ "high", offsetof(struct pcp_cpu, high) },
+	{ "batch", offsetof(struct pcp_cpu, batch) },
+	{ "high_min", offsetof(struct pcp_cpu, high_min) },
+	{ "high_max", offsetof(struct pcp_cpu, high_max) },
+};
+
+/*
+ * A pageset field over the zone's CPUs: a zone with no pagesets has none
+ * (-ENOENT); one with a CPU that does not print the field (high_min
+ * before 6.13) has no sum to give (-ENODATA), and spoils its zone's.
+ */
+static int pcp_sum(const struct zone_pcp *z, const char *field, int64_t *v)
+{
+	size_t k, off = 0;
+	int c, x;
+
+	for (k = 0; k < sizeof(pcp_keys) / sizeof(pcp_keys[0]); k++)
+		if (!strcmp(pcp_keys[k].name, field))
+			break;
+	if (k == sizeof(pcp_keys) / sizeof(pcp_keys[0]) || !z->nr_cpus)
+		return -ENOENT;
+	off = pcp_keys[k].off;
+	*v = 0;
+	for (c = 0; c < z->nr_cpus; c++) {
+		x = *(const int *)((const char *)&z->cpus[c] + off);
+		if (x == PCP_FIELD_ABSENT)
+			return -ENODATA;
+		*v += x;
+	}
+	return 0;
+}
+
+static int zone_field(const struct zone_pcp *z, const char *field, int64_t *v)
+{
+	if (!strncmp(field, PCP_PREFIX, PCP_PREFIX_LEN))
+		return pcp_sum(z, field + PCP_PREFIX_LEN, v);
+	return proc_field_find(&z->fields, field, v);
+}
+
+/* a sum past INT64 is no real zone's (the fuzzer made one): none */
+static bool add_checked(int64_t *sum, int64_t v)
+{
+	if ((v > 0 && *sum > INT64_MAX - v) || (v < 0 && *sum < INT64_MIN - v))
+		return false;
+	*sum += v;
+	return true;
+}
+
+void sample_zone_values(const struct zoneinfo *zi, const char *field,
+			int64_t v[SAMPLE_ZONES], bool have[SAMPLE_ZONES])
+{
+	bool broken[SAMPLE_ZONES] = { false };
+	int i, z, err;
+	int64_t x;
+
+	memset(have, 0, sizeof(bool) * SAMPLE_ZONES);
+	memset(v, 0, sizeof(int64_t) * SAMPLE_ZONES);
+	for (i = 0; i < zi->nr_zones; i++) {
+		z = zone_index(zi, zi->zones[i].name);
+		if (z < 0)
+			continue;
+		err = zone_field(&zi->zones[i], field, &x);
+		if (err == -ENODATA)
+			broken[z] = true;
+		if (err)
+			continue;
+		if (!add_checked(&v[z], x))
+			broken[z] = true;
+		have[z] = true;
+	}
+	for (z = 0; z < SAMPLE_ZONES; z++)
+		have[z] &= !broken[z];
+}
+
+/* the raw reading of a machine-wide row: 0, or -ENOENT */
+static int machine_value(const struct sampler *s, const struct readings *r,
+			 const struct fig_desc *d, int64_t *v)
+{
+	switch (d->sample.src) {
+	case SRC_VMSTAT:
+		return r->vmstat_err ?
+			       -ENOENT :
+			       proc_field_find(&r->vmstat, d->sample.field, v);
+	case SRC_PROG:
+		return s->prog ? s->prog(s->prog_ctx, d->sample.field, v) :
+				 -ENOENT;
+	default:
+		return -ENOENT;
+	}
+}
+
+/*
+ * A counter's increase since its last reading; the first reading only
+ * starts it. A counter that went down was reset (programs reloaded):
+ * what it holds now is all that happened since.
+ */
+static bool counted(struct sampler *s, int cell, int64_t raw, int64_t *inc)
+{
+	bool had = s->have[cell];
+	int64_t prev = s->prev[cell];
+
+	s->prev[cell] = raw;
+	s->have[cell] = true;
+	if (!had)
+		return false;
+	*inc = raw >= prev ? raw - prev : raw;
+	return true;
+}
+
+static void put(struct sampler *s, struct samples *out,
+		const struct fig_desc *d, int zone, int64_t raw)
+{
+	int cell = sample_cell_base(d) + (zone < 0 ? 0 : zone + 1);
+	int64_t v = raw;
+
+	if (d->sample.kind == SAMPLE_COUNTER && !counted(s, cell, raw, &v))
+		return;
+	if (out)
+		samples_set(out, d, zone, v);
+}
+
+/* every row from r into out (NULL: only start the counters) */
+static void take(struct sampler *s, const struct readings *r,
+		 struct samples *out, struct facts *fa)
+{
+	int64_t zv[SAMPLE_ZONES], v;
+	bool have[SAMPLE_ZONES], any;
+	int i, z;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (d->type != FIG_SAMPLED)
+			continue;
+		any = false;
+		if (d->sample.per_zone && d->sample.src == SRC_ZONEINFO &&
+		    !r->zi_err) {
+			sample_zone_values(&r->zi, d->sample.field, zv, have);
+			for (z = 0; z < SAMPLE_ZONES; z++) {
+				if (!have[z])
+					continue;
+				put(s, out, d, z, zv[z]);
+				any = true;
+			}
+		} else if (!d->sample.per_zone && !machine_value(s, r, d, &v)) {
+			put(s, out, d, -1, v);
+			any = true;
+		}
+		if (fa && i < FIGTAB_MAX)
+			fa->sampled[i] = any;
+	}
+	if (out)
+		samples_sum_zones(out);
+}
+
+int sampler_open(struct sampler *s, const char *root, sample_prog_fn prog,
+		 void *prog_ctx, bool with_zoneinfo, struct facts *fa)
+{
+	struct readings r;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->root, sizeof(s->root), "%s", root);
+	s->prog = prog;
+	s->prog_ctx = prog_ctx;
+	s->want_zoneinfo = with_zoneinfo;
+	s->nr_cells = sample_nr_cells();
+	s->prev = calloc(s->nr_cells ? s->nr_cells : 1, sizeof(*s->prev));
+	s->have = calloc(s->nr_cells ? s->nr_cells : 1, sizeof(*s->have));
+	if (!s->prev || !s->have) {
+		sampler_close(s);
+		return -ENOMEM;
+	}
+	read_sources(s, &r);
+	take(s, &r, NULL, fa);
+	readings_free(&r);
+	return 0;
+}
+
+void sampler_close(struct sampler *s)
+{
+	free(s->prev);
+	free(s->have);
+	s->prev = NULL;
+	s->have = NULL;
+}
+
+int sampler_read(struct sampler *s, struct samples *out, struct zoneinfo *zi,
+		 int *zi_err)
+{
+	struct readings r;
+
+	if (out->nr != s->nr_cells)
+		return -EINVAL;
+	samples_clear(out);
+	read_sources(s, &r);
+	take(s, &r, out, NULL);
+	if (zi) {
+		*zi = r.zi;
+		*zi_err = r.zi_err;
+		memset(&r.zi, 0, sizeof(r.zi));
+	}
+	readings_free(&r);
+	return 0;
+}

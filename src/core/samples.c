@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "samples.h"
+
+int samples_alloc(struct samples *s)
+{
+	s->nr = sample_nr_cells();
+	s->c = calloc(s->nr ? s->nr : 1, sizeof(*s->c));
+	if (!s->c) {
+		s->nr = 0;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void samples_free(struct samples *s)
+{
+	free(s->c);
+	s->c = NULL;
+	s->nr = 0;
+}
+
+void samples_clear(struct samples *s)
+{
+	if (s->c)
+		memset(s->c, 0, (size_t)s->nr * sizeof(*s->c));
+}
+
+static struct sample_cell *cell_of(struct samples *s, const struct fig_desc *d,
+				   int cell)
+{
+	int i = sample_cell_base(d) + cell;
+
+	if (cell < 0 || cell >= sample_cells(d) || i >= s->nr)
+		return NULL;
+	return &s->c[i];
+}
+
+/* one reading on its own: what an interval keeps */
+static void reading(struct sample_cell *c, int64_t v)
+{
+	c->last = c->total = c->peak = v;
+	c->sum = (double)v;
+	c->n = 1;
+}
+
+void samples_set(struct samples *s, const struct fig_desc *d, int zone,
+		 int64_t v)
+{
+	struct sample_cell *c =
+		cell_of(s, d, d->sample.per_zone ? zone + 1 : 0);
+
+	if (c && (zone < 0) == !d->sample.per_zone)
+		reading(c, v);
+}
+
+/*
+ * A zone that was not read stays out of the sum; a sum no zone has is
+ * absent. Sums past INT64_MAX are no real zone's: absent as well.
+ */
+void samples_sum_zones(struct samples *s)
+{
+	int i, z;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+		struct sample_cell *all = cell_of(s, d, 0);
+		int64_t sum = 0;
+		bool any = false, over = false;
+
+		if (d->type != FIG_SAMPLED || !d->sample.per_zone || !all)
+			continue;
+		for (z = 0; z < SAMPLE_ZONES; z++) {
+			const struct sample_cell *c = cell_of(s, d, z + 1);
+
+			if (!c || !c->n)
+				continue;
+			if ((c->last > 0 && sum > INT64_MAX - c->last) ||
+			    (c->last < 0 && sum < INT64_MIN - c->last))
+				over = true;
+			else
+				sum += c->last;
+			any = true;
+		}
+		memset(all, 0, sizeof(*all));
+		if (any && !over)
+			reading(all, sum);
+	}
+}
+
+static int64_t max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+void samples_add(struct samples *dst, const struct samples *src)
+{
+	int i;
+
+	for (i = 0; i < dst->nr && i < src->nr; i++) {
+		struct sample_cell *d = &dst->c[i];
+		const struct sample_cell *c = &src->c[i];
+
+		if (!c->n)
+			continue;
+		d->peak = d->n ? max64(d->peak, c->peak) : c->peak;
+		d->last = c->last;
+		d->total += c->total;
+		d->sum += c->sum;
+		d->n += c->n;
+	}
+}
+
+const struct sample_cell *samples_cell(const struct samples *s,
+				       const struct fig_desc *d, int cell)
+{
+	return cell_of((struct samples *)s, d, cell);
+}
+
+bool sample_present(const struct sample_cell *c)
+{
+	return c && c->n;
+}
+
+int64_t sample_value(const struct fig_desc *d, const struct sample_cell *c)
+{
+	if (!sample_present(c))
+		return 0;
+	return d->sample.kind == SAMPLE_COUNTER ? c->total : c->last;
+}
+
+double sample_mean(const struct sample_cell *c)
+{
+	return sample_present(c) ? c->sum / c->n : 0.0;
+}

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The sampled figures in the live view, placed by their figtab row: a
+ * LIVE_HEADER figure is a word on the header's system line, a LIVE_PANE
+ * figure a line of the system pane, zone by zone. Machine-wide figures
+ * have no CPU or zone row of the table to go to.
+ */
+#include <string.h>
+#include "samples.h"
+#include "top.h"
+
+#define SYS_KEY_W 16
+#define SYS_VAL_W 9
+/* "  Normal 1.2M": a zone's share of a pane line */
+#define SYS_ZONE_W 8
+
+static bool placed(const struct top_ctx *c, const struct fig_desc *d,
+		   enum live_place where)
+{
+	return d->type == FIG_SAMPLED && d->live == where &&
+	       facts_fig_shown(c->facts, d);
+}
+
+static bool any_placed(const struct top_ctx *c, enum live_place where)
+{
+	int i;
+
+	for (i = 0; i < nr_figs; i++)
+		if (placed(c, &fig_table[i], where))
+			return true;
+	return false;
+}
+
+/* a cell's value for this interval, or "-" before the first */
+static void value_text(char *buf, int width, const struct top_data *d,
+		       const struct fig_desc *fd, int cell)
+{
+	const struct sample_cell *sc = samples_cell(&d->snap->smp, fd, cell);
+
+	if (d->secs <= 0 || !sample_present(sc))
+		top_fmt_num(buf, width, TOP_NA);
+	else
+		top_fmt_num(buf, width, (double)sample_value(fd, sc));
+}
+
+void top_system_line(struct top_frame *f, const struct top_ctx *c,
+		     const struct top_data *d)
+{
+	char buf[TOP_LINE_LEN], num[TOP_NUM_LEN];
+	size_t n = 0;
+	int i;
+
+	if (!any_placed(c, LIVE_HEADER))
+		return;
+	for (i = 0; i < nr_figs && n < sizeof(buf); i++) {
+		const struct fig_desc *fd = &fig_table[i];
+
+		if (!placed(c, fd, LIVE_HEADER))
+			continue;
+		value_text(num, SYS_VAL_W, d, fd, 0);
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s %s",
+			      n ? "  " : "", fd->key, num);
+	}
+	top_frame_add(f, 0, "system: %s", buf);
+}
+
+static bool pane_shown(const struct top_ctx *c, enum hist_pane p)
+{
+	int i;
+
+	if (p == PANE_SYSTEM)
+		return any_placed(c, LIVE_PANE);
+	for (i = 0; i < NR_PCPTOP_HISTS; i++)
+		if (hist_table[i].pane == p && facts_hist_shown(c->facts, i))
+			return true;
+	return false;
+}
+
+enum hist_pane top_next_pane(const struct top_ctx *c, enum hist_pane p)
+{
+	int i, next = p;
+
+	for (i = 0; i < NR_PANES; i++) {
+		next = next + 1 < NR_PANES ? next + 1 : PANE_BATCH;
+		if (pane_shown(c, next))
+			return next;
+	}
+	return p;
+}
+
+/* "pcp_pages  60568 pages  DMA 0  DMA32 0  Normal 60568" */
+static void pane_line(struct top_frame *f, const struct top_ctx *c,
+		      const struct top_data *d, const struct fig_desc *fd)
+{
+	char buf[TOP_LINE_LEN], num[TOP_NUM_LEN];
+	int n, z;
+
+	value_text(num, SYS_VAL_W, d, fd, 0);
+	n = snprintf(buf, sizeof(buf), "  %-*s %*s %-5s", SYS_KEY_W, fd->key,
+		     SYS_VAL_W, num, fd->sample.unit);
+	for (z = 0; fd->sample.per_zone && z < SAMPLE_ZONES; z++) {
+		if (!sample_present(samples_cell(&d->snap->smp, fd, z + 1)) ||
+		    n >= (int)sizeof(buf))
+			continue;
+		value_text(num, SYS_ZONE_W, d, fd, z + 1);
+		n += snprintf(buf + n, sizeof(buf) - n, "  %s %s",
+			      top_zone_label(c, z), num);
+	}
+	top_frame_add(f, 0, "%s", buf);
+}
+
+void top_system_pane(struct top_frame *f, const struct top_ctx *c,
+		     const struct top_view *v, const struct top_data *d,
+		     int height)
+{
+	int i, lines = 1;
+
+	top_frame_add(f, TA_BOLD, "system, sampled each interval (%s)%s",
+		      "counters: the interval's increase; levels: at its end",
+		      v->batch ? "" : "   H/Tab: switch");
+	for (i = 0; i < nr_figs && (!height || lines < height); i++) {
+		if (!placed(c, &fig_table[i], LIVE_PANE))
+			continue;
+		pane_line(f, c, d, &fig_table[i]);
+		lines++;
+	}
+}

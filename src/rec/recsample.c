@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Sampled series in a recording (format 1.3): the header names each one
+ * (figtab key, kind, values an interval, source, field, unit), and a
+ * samples chunk before each interval chunk holds their values. Readers
+ * map series by name, as they map counters, so a build that does not
+ * know a series skips it and one the file lacks stays absent. What 1.1
+ * and 1.2 kept as a counter (recursion_misses) or in the detail chunk
+ * (pcp memory) reads into the same figures. docs/FORMAT.md has the layout.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "recbuf.h"
+#include "recfile.h"
+#include "rectags.h"
+
+/* u32 fixed length, u32 interval seq, u32 values */
+#define SAMPLES_FIXED_LEN 12
+#define SERIES_NAME_LEN 64
+
+/* values a series keeps an interval: its zones, or the one value */
+static uint32_t own_cells(const struct fig_desc *d)
+{
+	return d->sample.per_zone ? SAMPLE_ZONES : 1;
+}
+
+void rec_series_encode(struct rbuf *b, const struct rec_header *h, uint16_t tag)
+{
+	size_t off;
+	int i;
+
+	for (i = 0; i < nr_figs && i < FIGTAB_MAX; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (d->type != FIG_SAMPLED || !h->f.sampled[i])
+			continue;
+		off = tlv_begin(b, tag);
+		rb_u32(b, d->sample.kind);
+		rb_u32(b, own_cells(d));
+		rb_str(b, d->key);
+		rb_str(b, sample_src_name(d->sample.src));
+		rb_str(b, d->sample.field);
+		rb_str(b, d->sample.unit);
+		tlv_end(b, off);
+	}
+}
+
+int rec_series_decode(struct rcur *c, struct rec_header *h)
+{
+	char key[SERIES_NAME_LEN], skip[SERIES_NAME_LEN];
+	const struct fig_desc *d;
+	uint32_t kind, cells;
+	int i;
+
+	kind = rc_u32(c);
+	cells = rc_u32(c);
+	rc_str(c, key, sizeof(key));
+	rc_str(c, skip, sizeof(skip)); /* source, field, unit: for readers */
+	rc_str(c, skip, sizeof(skip));
+	rc_str(c, skip, sizeof(skip));
+	if (c->bad || !cells || cells > REC_MAX_SERIES_CELLS ||
+	    h->nr_series >= REC_MAX_SERIES)
+		return -EBADMSG;
+	d = fig_find(key);
+	/* a key that names something else in this build is not this series */
+	if (d && (d->type != FIG_SAMPLED || d->sample.kind != kind))
+		d = NULL;
+	i = h->nr_series++;
+	h->series_fig[i] = d ? fig_index(d) : -1;
+	h->series_cells[i] = cells;
+	if (d && fig_index(d) < FIGTAB_MAX)
+		h->f.sampled[fig_index(d)] = true;
+	return 0;
+}
+
+int rec_samples_encode(struct rbuf *b, const struct rec_writer *w, uint32_t seq,
+		       const struct snapshot *s)
+{
+	size_t nr_off;
+	uint32_t n = 0, k;
+	int i;
+
+	for (i = 0; i < nr_figs && i < FIGTAB_MAX && !w->series[i]; i++)
+		;
+	if (i == nr_figs || i == FIGTAB_MAX)
+		return 0;
+	rb_u32(b, SAMPLES_FIXED_LEN);
+	rb_u32(b, seq);
+	nr_off = b->len;
+	rb_u32(b, 0);
+	for (i = 0; i < nr_figs && i < FIGTAB_MAX; i++) {
+		const struct fig_desc *d = &fig_table[i];
+		int first = d->sample.per_zone ? 1 : 0;
+
+		if (d->type != FIG_SAMPLED || !w->series[i])
+			continue;
+		for (k = 0; k < own_cells(d); k++, n++) {
+			const struct sample_cell *c =
+				samples_cell(&s->smp, d, first + (int)k);
+
+			rb_u64(b, sample_present(c) ?
+					  (uint64_t)c->last :
+					  (uint64_t)REC_SAMPLE_ABSENT);
+		}
+	}
+	rb_set_u32(b, nr_off, n);
+	return b->err;
+}
+
+int rec_samples_decode(const unsigned char *p, size_t len,
+		       const struct rec_header *h, struct snapshot *s,
+		       uint32_t *seq)
+{
+	uint32_t fixed, n, want = 0, k;
+	struct rcur c;
+	int i;
+
+	rc_init(&c, p, len);
+	fixed = rc_u32(&c);
+	*seq = rc_u32(&c);
+	n = rc_u32(&c);
+	for (i = 0; i < h->nr_series; i++)
+		want += h->series_cells[i];
+	if (c.bad || fixed < SAMPLES_FIXED_LEN || fixed > len || n != want ||
+	    (uint64_t)n * REC_VALUE_SIZE != len - fixed)
+		return -EBADMSG;
+	rc_take(&c, fixed - SAMPLES_FIXED_LEN);
+	samples_clear(&s->smp);
+	for (i = 0; i < h->nr_series; i++) {
+		const struct fig_desc *d =
+			h->series_fig[i] >= 0 && h->series_fig[i] < nr_figs ?
+				&fig_table[h->series_fig[i]] :
+				NULL;
+
+		for (k = 0; k < h->series_cells[i]; k++) {
+			int64_t v = (int64_t)rc_u64(&c);
+
+			/* a newer writer's zones past ours are dropped */
+			if (!d || v == REC_SAMPLE_ABSENT || k >= own_cells(d))
+				continue;
+			samples_set(&s->smp, d,
+				    d->sample.per_zone ? (int)k : -1, v);
+		}
+	}
+	samples_sum_zones(&s->smp);
+	return c.bad ? -EBADMSG : 0;
+}
+
+/* ---- formats 1.1 and 1.2 ---- */
+
+/* counters those formats kept that are sampled figures now */
+static const char *const counters_now_sampled[] = { "recursion_misses" };
+/* what the 1.2 detail chunk kept per zone, as figures */
+static const char *const detail_zone_figures[] = {
+	"pcp_pages", "pcp_high", "pcp_high_min", "pcp_high_max", "zone_managed",
+};
+
+int rec_legacy_counter_series(const char *counter)
+{
+	const struct fig_desc *d;
+	size_t i;
+
+	for (i = 0;
+	     i < sizeof(counters_now_sampled) / sizeof(counters_now_sampled[0]);
+	     i++) {
+		if (strcmp(counter, counters_now_sampled[i]))
+			continue;
+		d = fig_find(counter);
+		return d && d->type == FIG_SAMPLED ? fig_index(d) : -1;
+	}
+	return -1;
+}
+
+static void mark(struct rec_header *h, const char *key)
+{
+	const struct fig_desc *d = fig_find(key);
+
+	if (d && d->type == FIG_SAMPLED && fig_index(d) < FIGTAB_MAX)
+		h->f.sampled[fig_index(d)] = true;
+}
+
+void rec_legacy_series(struct rec_header *h)
+{
+	size_t i;
+
+	for (i = 0; i < SAMPLE_ZONES; i++)
+		snprintf(h->zone_name[i], sizeof(h->zone_name[i]), "%s",
+			 facts_zone_name(&h->f, (int)i));
+	for (i = 0; i < REC_MAX_COUNTERS; i++)
+		if (h->cnt_series[i] >= 0 && h->cnt_series[i] < FIGTAB_MAX)
+			h->f.sampled[h->cnt_series[i]] = true;
+	if (h->version_major != 1 || h->version_minor != 2)
+		return;
+	for (i = 0;
+	     i < sizeof(detail_zone_figures) / sizeof(detail_zone_figures[0]);
+	     i++)
+		mark(h, detail_zone_figures[i]);
+}
+
+void rec_legacy_counters(const struct rec_header *h, const uint64_t *sums,
+			 struct snapshot *s)
+{
+	int i;
+
+	for (i = 0; i < (int)h->dims.nr_counters && i < REC_MAX_COUNTERS; i++)
+		if (h->cnt_series[i] >= 0 && h->cnt_series[i] < nr_figs)
+			samples_set(&s->smp, &fig_table[h->cnt_series[i]], -1,
+				    (int64_t)sums[i]);
+}
