@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
-#include "compat.bpf.h"
+#include "kernel_quirks.h"
 #include "probes.h"
 
 const struct probe_desc probe_table[NR_PROBES] = {
@@ -13,7 +13,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.kprobe = "kp_bulk", .kretprobe = "kr_bulk",
 		.tp = "mm_page_pcpu_drain", .tp_prog = "tp_drain",
 		.tp_per_page = true,
-		.tp_nargs = COMPAT_PCPU_DRAIN_TP_NARGS, .tp_cat = "kmem",
+		.tp_nargs = QUIRK_PCPU_DRAIN_TP_NARGS, .tp_cat = "kmem",
 		.tp_note = "pages exact; calls and event spans estimated from event runs",
 		.heuristic_on = -1,
 	},
@@ -24,7 +24,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.kprobe = "kp_refill", .kretprobe = "kr_refill",
 		.tp = "mm_page_alloc_zone_locked", .tp_prog = "tp_zone_locked",
 		.tp_per_page = true,
-		.tp_nargs = COMPAT_ZONE_LOCKED_TP_NARGS, .tp_cat = "kmem",
+		.tp_nargs = QUIRK_ZONE_LOCKED_TP_NARGS, .tp_cat = "kmem",
 		.tp_note = "pages from percpu_refill events (rmqueue_buddy fallbacks in, steals out); calls and spans estimated",
 		.heuristic_on = -1,
 	},
@@ -44,7 +44,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 	},
 	[PROBE_FREE_HIGH] = {
 		.name = "free_high",
-		.fns = COMPAT_COMMIT_FNS,
+		.fns = QUIRK_COMMIT_FNS,
 		.fentry = "fe_commit", .fexit = "fx_commit",
 		.fn_per_page = true,
 		.kprobe = "kp_commit", .kretprobe = "kr_commit",
@@ -52,7 +52,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 	},
 	[PROBE_ALLOC] = {
 		.name = "alloc",
-		.fns = COMPAT_ALLOC_FNS,
+		.fns = QUIRK_ALLOC_FNS,
 		.fentry = "fe_alloc", .fexit = "fx_alloc",
 		.kprobe = "kp_alloc", .kretprobe = "kr_alloc",
 		.fn_per_page = true, .opt_in = true,
@@ -60,7 +60,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 	},
 	[PROBE_FREE] = {
 		.name = "free",
-		.fns = COMPAT_FREE_FNS,
+		.fns = QUIRK_FREE_FNS,
 		.fentry = "fe_free", .fexit = "fx_free",
 		.kprobe = "kp_free", .kretprobe = "kr_free",
 		.fn_per_page = true, .opt_in = true,
@@ -90,7 +90,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.what = "zone->lock contention inside the calls (v5.19+)",
 		.tp = "contention_begin", .tp_prog = "tp_lock_begin",
 		.tp_exit = "contention_end", .tp_exit_prog = "tp_lock_end",
-		.tp_nargs = 1, .tp_cat = "lock",
+		.tp_nargs = QUIRK_LOCK_TP_NARGS, .tp_cat = "lock",
 		.heuristic_on = -1,
 	},
 };

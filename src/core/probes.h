@@ -53,7 +53,7 @@ struct probe_desc {
 	 */
 	bool support;
 	const char *what; /* what a support probe is for, for info */
-	/* candidates, newest name first (bpf/compat.bpf.h says why) */
+	/* candidates, newest name first (kernel_quirks.h says why) */
 	const char *fns[PROBE_MAX_FNS];
 	/* BPF program names in bpf/pcptop.bpf.c */
 	const char *fentry, *fexit, *kprobe, *kretprobe;

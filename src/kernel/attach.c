@@ -16,9 +16,9 @@
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "bpf_elf.h"
-#include "compat.bpf.h"
 #include "kernel_facts.h"
 #include "procfs.h"
+#include "uapi_compat.h"
 #include "pcptop.skel.h"
 
 /* fentry -> kprobe -> tracepoint: at most one fallback per flavour */

@@ -9,7 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
-#include "compat.bpf.h"
+#include "uapi_compat.h"
 #include "pcptop.skel.h"
 
 /* a kprobe that fired inside another kprobe's handler is skipped, too */
