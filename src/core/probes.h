@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The probe table: every kernel function pcptop watches, the BPF programs
- * that watch it in each mode, and the tracepoint that stands in for it
- * where no function probe attaches. The attach plan (kernel/), info, the
+ * The probe table: every kernel function pcptop watches and the
+ * tracepoint that stands in for it where no function probe attaches. The
+ * BPF programs that watch them are src/kernel/progs.c's table. The attach plan (kernel/), info, the
  * recording header and every view of a probe's mode iterate this table.
  */
 #ifndef PCPTOP_PROBES_H
@@ -55,15 +55,13 @@ struct probe_desc {
 	const char *what; /* what a support probe is for, for info */
 	/* candidates, newest name first (kernel_quirks.h says why) */
 	const char *fns[PROBE_MAX_FNS];
-	/* BPF program names in bpf/pcptop.bpf.c */
-	const char *fentry, *fexit, *kprobe, *kretprobe;
-	/* tracepoint stand-in, and the program on it; NULL: none */
-	const char *tp, *tp_prog;
+	/* tracepoint stand-in (its programs: src/kernel/progs.c); NULL: none */
+	const char *tp;
 	int tp_nargs; /* arguments the program reads */
 	const char *tp_cat; /* its category, "kmem" */
 	const char *tp_note; /* what its figures are then */
-	/* a support probe's second tracepoint and its program */
-	const char *tp_exit, *tp_exit_prog;
+	/* a support probe's second tracepoint */
+	const char *tp_exit;
 	/* probe whose events a heuristic reads, or -1 */
 	int heuristic_on;
 	/*

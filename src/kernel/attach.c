@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Carrying out the attach plan. Programs are found by the names
- * probe_table gives, so adding a probe needs no code here. When the
- * kernel refuses a flavour (fentry: EPERM by policy, -524 on arm64 before
- * 6.4), the plan is made again without it, at most once per flavour.
+ * Carrying out the attach plan. Programs are found through the program
+ * table (progs.c), so adding a probe needs no code here. When the kernel
+ * refuses a flavour (fentry: EPERM by policy, -524 on arm64 before 6.4),
+ * the plan is made again without it, at most once per flavour.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,13 +18,12 @@
 #include "bpf_elf.h"
 #include "kernel_facts.h"
 #include "procfs.h"
+#include "progs.h"
 #include "uapi_compat.h"
 #include "pcptop.skel.h"
 
 /* fentry -> kprobe -> tracepoint: at most one fallback per flavour */
 #define MAX_LOAD_ATTEMPTS 3
-#define XCHECK_PROG "tp_drain_xcheck"
-#define KVAR_PROG "read_kvar"
 
 /* "EPERM" reads better than "Operation not permitted" next to a mode */
 static const char *errname(int err)
@@ -57,53 +56,18 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
-static struct bpf_program *prog_named(struct attach *a, const char *name)
+/* the program in slot s of probe id; NULL for SLOT_NONE */
+static struct bpf_program *slot_prog(const struct attach *a, int id,
+				     enum prog_slot s)
 {
-	return name ? bpf_object__find_program_by_name(a->skel->obj, name) :
-		      NULL;
+	return s == SLOT_NONE ? NULL : prog_at(a->skel, probe_progs[id].at[s]);
 }
 
-/*
- * A tracepoint program: its tp_btf form, or without kernel BTF its raw
- * twin "r" + name (bpf/rawtp.bpf.h).
- */
-static struct bpf_program *tp_prog_named(struct attach *a, const char *name)
+/* --cross-check's program: tp_btf, or its raw twin without kernel BTF */
+static struct bpf_program *xcheck_prog(const struct attach *a)
 {
-	char raw[64];
-
-	if (!name || !a->raw_tp)
-		return prog_named(a, name);
-	snprintf(raw, sizeof(raw), "r%s", name);
-	return prog_named(a, raw);
-}
-
-struct prog_pair {
-	struct bpf_program *entry;
-	struct bpf_program *exit;
-};
-
-/* the programs a probe's mode loads: a pair, a tracepoint, or none */
-static void probe_progs(struct attach *a, int id, struct prog_pair *pp)
-{
-	const struct probe_desc *d = &probe_table[id];
-
-	pp->entry = pp->exit = NULL;
-	switch (a->probes[id].mode) {
-	case MODE_FENTRY:
-		pp->entry = prog_named(a, d->fentry);
-		pp->exit = prog_named(a, d->fexit);
-		break;
-	case MODE_KPROBE:
-		pp->entry = prog_named(a, d->kprobe);
-		pp->exit = prog_named(a, d->kretprobe);
-		break;
-	case MODE_TRACEPOINT:
-		pp->entry = tp_prog_named(a, d->tp_prog);
-		pp->exit = tp_prog_named(a, d->tp_exit_prog);
-		break;
-	default:
-		break;
-	}
+	return prog_at(a->skel,
+		       xcheck_progs.at[a->raw_tp ? SLOT_RAW_TP : SLOT_TP]);
 }
 
 static int add_link(struct attach *a, struct bpf_link *link)
@@ -122,8 +86,9 @@ static int add_link(struct attach *a, struct bpf_link *link)
 static int attach_prog(struct attach *a, struct bpf_program *prog,
 		       enum probe_mode mode, const char *fn, bool ret)
 {
+	/* progs_check() said which; nothing attached is not a success */
 	if (!prog)
-		return 0;
+		return -ENOENT;
 	if (mode == MODE_KPROBE)
 		return add_link(a, bpf_program__attach_kprobe(prog, ret, fn));
 	if (mode == MODE_TRACEPOINT && a->raw_tp)
@@ -144,6 +109,22 @@ static const char *attach_target(const struct attach *a,
 	return kf->fn[id];
 }
 
+/* probe id's exit (or entry) program, where its mode runs one */
+static int attach_probe_end(struct attach *a, const struct kernel_facts *kf,
+			    int id, bool exit)
+{
+	enum probe_mode m = a->probes[id].mode;
+	struct prog_need n;
+	enum prog_slot s;
+
+	prog_need(id, m, a->raw_tp, &n);
+	s = exit ? n.exit : n.entry;
+	if (s == SLOT_NONE)
+		return 0;
+	return attach_prog(a, slot_prog(a, id, s), m,
+			   attach_target(a, kf, id, exit), exit);
+}
+
 static void detach_all(struct attach *a)
 {
 	while (a->nr_links > 0)
@@ -152,28 +133,51 @@ static void detach_all(struct attach *a)
 	a->skel = NULL;
 }
 
-static void set_autoload(struct attach *a, const struct kernel_facts *kf)
+/* load slot s of probe id; fentry at the name this kernel has */
+static int autoload_slot(struct attach *a, const struct kernel_facts *kf,
+			 int id, enum prog_slot s)
+{
+	struct bpf_program *prog = slot_prog(a, id, s);
+	int err;
+
+	if (s == SLOT_NONE)
+		return 0;
+	if (!prog)
+		return -ENOENT;
+	err = bpf_program__set_autoload(prog, true);
+	/* an fentry section names a default target (bpf/pcptop.bpf.c) */
+	if (!err && (s == SLOT_FENTRY || s == SLOT_FEXIT))
+		err = bpf_program__set_attach_target(prog, 0, kf->fn[id]);
+	return err;
+}
+
+/* only the plan's programs load; 0 or -errno */
+static int set_autoload(struct attach *a, const struct kernel_facts *kf)
 {
 	struct bpf_program *prog;
-	struct prog_pair pp;
-	int id;
+	struct prog_need n;
+	int id, err = 0;
 
-	bpf_object__for_each_program(prog, a->skel->obj)
-		bpf_program__set_autoload(prog, false);
-	bpf_program__set_autoload(prog_named(a, KVAR_PROG), true);
+	bpf_object__for_each_program(prog, a->skel->obj) {
+		err = bpf_program__set_autoload(prog, false);
+		if (err)
+			goto out;
+	}
+	err = bpf_program__set_autoload(prog_at(a->skel, read_kvar_prog), true);
+	if (err)
+		goto out;
 	for (id = 0; id < NR_PROBES; id++) {
-		probe_progs(a, id, &pp);
-		if (pp.entry)
-			bpf_program__set_autoload(pp.entry, true);
-		if (pp.exit)
-			bpf_program__set_autoload(pp.exit, true);
-		if (a->probes[id].mode == MODE_FENTRY && pp.entry && pp.exit) {
-			bpf_program__set_attach_target(pp.entry, 0, kf->fn[id]);
-			bpf_program__set_attach_target(pp.exit, 0, kf->fn[id]);
-		}
+		prog_need(id, a->probes[id].mode, a->raw_tp, &n);
+		err = autoload_slot(a, kf, id, n.entry);
+		if (!err)
+			err = autoload_slot(a, kf, id, n.exit);
+		if (err)
+			goto out;
 	}
 	if (a->cross_check)
-		bpf_program__set_autoload(tp_prog_named(a, XCHECK_PROG), true);
+		err = bpf_program__set_autoload(xcheck_prog(a), true);
+out:
+	return err;
 }
 
 /*
@@ -219,7 +223,6 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 {
 	/* CO-RE relocations against --btf when the kernel has none */
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
-	struct prog_pair pp;
 	size_t elf_sz;
 	int id, err;
 
@@ -252,9 +255,9 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 			 kf->tp_nargs[PROBE_BULK_FREE] >=
 				 probe_table[PROBE_BULK_FREE].tp_nargs &&
 			 a->probes[PROBE_BULK_FREE].mode != MODE_TRACEPOINT;
-	set_autoload(a, kf);
-
-	err = pcptop_bpf__load(a->skel);
+	err = set_autoload(a, kf);
+	if (!err)
+		err = pcptop_bpf__load(a->skel);
 	/* libbpf is done with the object's bytes once it has loaded them */
 	pcptop_bpf_elf_release();
 	if (err)
@@ -268,24 +271,19 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	 * a second per attach: that window was seen to do both.
 	 */
 	for (id = 0; id < NR_PROBES; id++) {
-		probe_progs(a, id, &pp);
-		err = attach_prog(a, pp.exit, a->probes[id].mode,
-				  attach_target(a, kf, id, true), true);
+		err = attach_probe_end(a, kf, id, true);
 		if (err)
 			goto fail;
 	}
 	/* before the entries: a call it sees at all, it sees whole */
 	if (a->cross_check) {
-		err = attach_prog(a, tp_prog_named(a, XCHECK_PROG),
-				  MODE_TRACEPOINT,
+		err = attach_prog(a, xcheck_prog(a), MODE_TRACEPOINT,
 				  probe_table[PROBE_BULK_FREE].tp, false);
 		if (err)
 			goto fail;
 	}
 	for (id = 0; id < NR_PROBES; id++) {
-		probe_progs(a, id, &pp);
-		err = attach_prog(a, pp.entry, a->probes[id].mode,
-				  attach_target(a, kf, id, false), false);
+		err = attach_probe_end(a, kf, id, false);
 		if (err)
 			goto fail;
 	}
@@ -388,6 +386,11 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 
 	for (attempt = 0; attempt < MAX_LOAD_ATTEMPTS; attempt++) {
 		attach_plan(&kf, &rules, a->probes);
+		/* a program missing from the table is a bug, not a refusal */
+		err = progs_check(probe_progs, a->probes, a->raw_tp, a->error,
+				  sizeof(a->error));
+		if (err)
+			return err;
 		err = load_plan(a, &kf, o, &failed);
 		if (!err)
 			break;

@@ -53,13 +53,14 @@ extern const struct unit_test facts_tests[];
 extern const struct unit_test fixture_rec_tests[];
 extern const struct unit_test sampler_tests[];
 extern const struct unit_test sampled_row_tests[];
+extern const struct unit_test progs_tests[];
 
 static const struct unit_test *const suites[] = {
 	procfs_tests,  scale_tests,	  hist_tests,
 	recfile_tests, recfile_bad_tests, scale_disagree_tests,
 	figtab_tests,  output_tests,	  cli_tests,
 	plan_tests,    facts_tests,	  fixture_rec_tests,
-	sampler_tests, sampled_row_tests,
+	sampler_tests, sampled_row_tests, progs_tests,
 };
 
 int main(int argc, char **argv)

@@ -5,33 +5,8 @@
  */
 #include <string.h>
 #include "attach_plan.h"
+#include "plan_fixture.h"
 #include "unit.h"
-
-/* a 6.12-like kernel: every function in BTF and kallsyms, kprobes built */
-static void kernel_612(struct kernel_facts *kf)
-{
-	int id;
-
-	memset(kf, 0, sizeof(*kf));
-	for (id = 0; id < NR_PROBES; id++) {
-		const struct probe_desc *d = &probe_table[id];
-
-		kf->fn[id] = d->fns[0];
-		kf->in_btf[id] = d->fns[0] != NULL;
-		kf->in_kallsyms[id] = d->fns[0] != NULL;
-		kf->tp_nargs[id] = d->tp ? d->tp_nargs : -2;
-		kf->tp_exit_nargs[id] = d->tp_exit ? d->tp_nargs : -2;
-	}
-	kf->kprobe_pmu = true;
-	kf->pcp_free_count = true;
-}
-
-static void rules(struct plan_rules *r, enum probe_mode want, bool exact)
-{
-	struct attach_opts o = { .want = want, .exact_free_high = exact };
-
-	plan_rules_init(r, &o);
-}
 
 static void test_fentry_everywhere(void)
 {
@@ -41,7 +16,7 @@ static void test_fentry_everywhere(void)
 	int id;
 
 	kernel_612(&kf);
-	rules(&r, MODE_AUTO, false);
+	plan_rules(&r, MODE_AUTO, false);
 	attach_plan(&kf, &r, p);
 	for (id = 0; id < PROBE_FREE_HIGH; id++) {
 		CHECK_EQ_INT(p[id].mode, MODE_FENTRY);
@@ -67,12 +42,12 @@ static void test_free_high_exact_or_inferred(void)
 	struct plan_rules r;
 
 	kernel_612(&kf);
-	rules(&r, MODE_AUTO, true);
+	plan_rules(&r, MODE_AUTO, true);
 	attach_plan(&kf, &r, p);
 	CHECK_EQ_INT(p[PROBE_FREE_HIGH].mode, MODE_FENTRY);
 	CHECK(!p[PROBE_FREE_HIGH].estimated);
 	kf.pcp_free_count = false;
-	rules(&r, MODE_AUTO, false);
+	plan_rules(&r, MODE_AUTO, false);
 	attach_plan(&kf, &r, p);
 	CHECK_EQ_INT(p[PROBE_FREE_HIGH].mode, MODE_HEURISTIC);
 	CHECK(!p[PROBE_FREE_HIGH].estimated);
@@ -88,7 +63,7 @@ static void test_support_without_tracepoints(void)
 
 	kernel_612(&kf);
 	kf.tp_nargs[PROBE_LOCK_WAIT] = -2;
-	rules(&r, MODE_AUTO, false);
+	plan_rules(&r, MODE_AUTO, false);
 	attach_plan(&kf, &r, p);
 	CHECK_EQ_INT(p[PROBE_LOCK_WAIT].mode, MODE_NONE);
 	CHECK(strstr(p[PROBE_LOCK_WAIT].reason, "no lock:contention_begin"));
@@ -103,7 +78,7 @@ static void test_kprobe_after_fentry_refused(void)
 	struct plan_rules r;
 
 	kernel_612(&kf);
-	rules(&r, MODE_AUTO, false);
+	plan_rules(&r, MODE_AUTO, false);
 	r.allow_fentry = false;
 	strcpy(r.fentry_refused, "fentry refused (ENOTSUPP, -524)");
 	attach_plan(&kf, &r, p);
@@ -122,7 +97,7 @@ static void test_tracepoints_without_function_probes(void)
 	kernel_612(&kf);
 	kf.kprobe_pmu = false;
 	kf.in_btf[PROBE_REFILL] = false;
-	rules(&r, MODE_AUTO, false);
+	plan_rules(&r, MODE_AUTO, false);
 	r.allow_fentry = false;
 	strcpy(r.fentry_refused, "fentry refused (EPERM)");
 	attach_plan(&kf, &r, p);
@@ -150,7 +125,7 @@ static void test_old_zone_locked_tracepoint(void)
 
 	kernel_612(&kf);
 	kf.tp_nargs[PROBE_REFILL] = 3;
-	rules(&r, MODE_TRACEPOINT, false);
+	plan_rules(&r, MODE_TRACEPOINT, false);
 	attach_plan(&kf, &r, p);
 	CHECK_EQ_INT(p[PROBE_REFILL].mode, MODE_NONE);
 	CHECK(strstr(p[PROBE_REFILL].reason, "--mode tracepoint"));
@@ -166,7 +141,7 @@ static void test_no_heuristic_without_bulk_free(void)
 
 	kernel_612(&kf);
 	kf.tp_nargs[PROBE_BULK_FREE] = -2;
-	rules(&r, MODE_TRACEPOINT, false);
+	plan_rules(&r, MODE_TRACEPOINT, false);
 	attach_plan(&kf, &r, p);
 	CHECK_EQ_INT(p[PROBE_BULK_FREE].mode, MODE_NONE);
 	CHECK_EQ_INT(p[PROBE_FREE_HIGH].mode, MODE_NONE);
@@ -179,7 +154,7 @@ static void test_forced_kprobe_mode(void)
 	struct plan_rules r;
 
 	kernel_612(&kf);
-	rules(&r, MODE_KPROBE, false);
+	plan_rules(&r, MODE_KPROBE, false);
 	CHECK(!r.allow_fentry && r.allow_kprobe && r.allow_fn_probes);
 	kf.in_kallsyms[PROBE_DRAIN] = false;
 	attach_plan(&kf, &r, p);
