@@ -10,6 +10,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.name = "bulk_free",
 		.fns = { "free_pcppages_bulk" },
 		.tp = "mm_page_pcpu_drain",
+		.timed = true,
 		.tp_per_page = true,
 		.tp_nargs = QUIRK_PCPU_DRAIN_TP_NARGS, .tp_cat = "kmem",
 		.tp_note = "pages exact; calls and event spans estimated from event runs",
@@ -19,6 +20,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.name = "refill",
 		.fns = { "rmqueue_bulk" },
 		.tp = "mm_page_alloc_zone_locked",
+		.timed = true,
 		.tp_per_page = true,
 		.tp_nargs = QUIRK_ZONE_LOCKED_TP_NARGS, .tp_cat = "kmem",
 		.tp_note = "pages from percpu_refill events (rmqueue_buddy fallbacks in, steals out); calls and spans estimated",
@@ -38,19 +40,25 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.name = "free_high",
 		.fns = QUIRK_COMMIT_FNS,
 		.fn_per_page = true,
+		.opt = PROBE_OPT_EXACT_FREE_HIGH,
 		.heuristic_on = PROBE_BULK_FREE,
+		.knob = KNOB_FREE_HIGH_EXACT,
 	},
 	[PROBE_ALLOC] = {
 		.name = "alloc",
 		.fns = QUIRK_ALLOC_FNS,
 		.fn_per_page = true, .opt_in = true,
+		.opt = PROBE_OPT_LATENCY,
 		.heuristic_on = -1,
+		.knob = KNOB_LATENCY_ON,
 	},
 	[PROBE_FREE] = {
 		.name = "free",
 		.fns = QUIRK_FREE_FNS,
 		.fn_per_page = true, .opt_in = true,
+		.opt = PROBE_OPT_LATENCY,
 		.heuristic_on = -1,
+		.knob = KNOB_LATENCY_ON,
 	},
 	[PROBE_IRQ_TIME] = {
 		.name = "irq_time",
@@ -134,13 +142,33 @@ int probe_find(const char *name)
 	return -1;
 }
 
+bool probe_mode_fn(enum probe_mode m)
+{
+	return m == MODE_FENTRY || m == MODE_KPROBE;
+}
+
 bool probe_per_page(int id, enum probe_mode m)
 {
 	if (id < 0 || id >= NR_PROBES)
 		return false;
 	if (m == MODE_TRACEPOINT)
 		return probe_table[id].tp_per_page;
-	if (m == MODE_FENTRY || m == MODE_KPROBE)
+	if (probe_mode_fn(m))
 		return probe_table[id].fn_per_page;
 	return false;
+}
+
+unsigned int probe_opts_of(const struct attach_opts *o)
+{
+	return (o->latency ? PROBE_OPT_LATENCY : 0) |
+	       (o->exact_free_high ? PROBE_OPT_EXACT_FREE_HIGH : 0);
+}
+
+const char *probe_opt_unasked(unsigned int opt)
+{
+	if (opt & PROBE_OPT_LATENCY)
+		return "latency not asked for (--latency probes it on every call)";
+	if (opt & PROBE_OPT_EXACT_FREE_HIGH)
+		return "exact free_high not asked for (--exact-free-high probes it on every free)";
+	return "not asked for";
 }

@@ -44,6 +44,19 @@ enum probe_mode {
 /* kernel function names a probe tries, newest name first */
 #define PROBE_MAX_FNS 3
 
+/* options asking for probes the default plan leaves out (attach_opts) */
+enum probe_opt {
+	PROBE_OPT_LATENCY = 1u << 0, /* --latency */
+	PROBE_OPT_EXACT_FREE_HIGH = 1u << 1, /* --exact-free-high */
+};
+
+/* the BPF settings (bpf/state.bpf.h's rodata) a function probe turns on */
+enum probe_knob {
+	KNOB_NONE,
+	KNOB_LATENCY_ON, /* latency_on: refills and flushes mark their call */
+	KNOB_FREE_HIGH_EXACT, /* free_high_exact: the commit function counts */
+};
+
 struct probe_desc {
 	const char *name; /* "bulk_free": info, JSON, recordings */
 	/*
@@ -62,15 +75,25 @@ struct probe_desc {
 	const char *tp_note; /* what its figures are then */
 	/* a support probe's second tracepoint */
 	const char *tp_exit;
+	/*
+	 * The option that asks for its function probe (it runs on every
+	 * allocation or free), 0 for none; not asked for, the probe takes
+	 * its heuristic, or none.
+	 */
+	unsigned int opt;
 	/* probe whose events a heuristic reads, or -1 */
 	int heuristic_on;
+	/* the BPF setting its function probe (fentry, kprobe) switches on */
+	enum probe_knob knob;
+	/* its calls are timed: support probes ride beside its function probe */
+	bool timed;
 	/*
 	 * Its programs run once per page, not per batch: the tracepoint
 	 * stand-in (an event per page), or the function (the commit runs on
 	 * every page freed to a pcp list).
 	 */
 	bool tp_per_page, fn_per_page;
-	/* only probed when asked (--latency): unlisted when not attached */
+	/* opt and no heuristic: unlisted when not attached */
 	bool opt_in;
 };
 
@@ -86,6 +109,14 @@ enum probe_mode probe_mode_from_name(const char *s);
 int probe_find(const char *name);
 /* whether probe id in mode m runs a program for every page */
 bool probe_per_page(int id, enum probe_mode m);
+/* fentry or kprobe: the function itself is probed */
+bool probe_mode_fn(enum probe_mode m);
+
+struct attach_opts;
+/* the PROBE_OPT_* bits a command's options ask for */
+unsigned int probe_opts_of(const struct attach_opts *o);
+/* why a probe asked for by opt is not attached when it is not asked for */
+const char *probe_opt_unasked(unsigned int opt);
 
 #define PROBE_TARGET_LEN 64
 #define PROBE_REASON_LEN 192

@@ -217,6 +217,30 @@ static void size_call_maps(struct pcptop_bpf *skel, bool latency)
 					   1);
 }
 
+/* the BPF settings the plan's function probes switch on (their knob) */
+static void set_knobs(struct pcptop_bpf *skel,
+		      const struct probe_state probes[NR_PROBES])
+{
+	int id;
+
+	skel->rodata->latency_on = false;
+	skel->rodata->free_high_exact = false;
+	for (id = 0; id < NR_PROBES; id++) {
+		if (!probe_mode_fn(probes[id].mode))
+			continue;
+		switch (probe_table[id].knob) {
+		case KNOB_LATENCY_ON:
+			skel->rodata->latency_on = true;
+			break;
+		case KNOB_FREE_HIGH_EXACT:
+			skel->rodata->free_high_exact = true;
+			break;
+		case KNOB_NONE:
+			break;
+		}
+	}
+}
+
 /* one open + load + attach of the current plan; 0 or -errno */
 static int load_plan(struct attach *a, const struct kernel_facts *kf,
 		     const struct attach_opts *o, enum probe_mode *failed)
@@ -242,15 +266,8 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 		return err;
 	}
 	a->skel->rodata->run_gap_ns = o->run_gap_ns;
-	a->skel->rodata->latency_on =
-		a->probes[PROBE_ALLOC].mode == MODE_FENTRY ||
-		a->probes[PROBE_ALLOC].mode == MODE_KPROBE ||
-		a->probes[PROBE_FREE].mode == MODE_FENTRY ||
-		a->probes[PROBE_FREE].mode == MODE_KPROBE;
+	set_knobs(a->skel, a->probes);
 	size_call_maps(a->skel, a->skel->rodata->latency_on);
-	a->skel->rodata->free_high_exact =
-		a->probes[PROBE_FREE_HIGH].mode == MODE_FENTRY ||
-		a->probes[PROBE_FREE_HIGH].mode == MODE_KPROBE;
 	a->cross_check = o->cross_check &&
 			 kf->tp_nargs[PROBE_BULK_FREE] >=
 				 probe_table[PROBE_BULK_FREE].tp_nargs &&
@@ -305,12 +322,15 @@ static void note_fallback(struct attach *a, const struct attach_opts *o,
 			  enum probe_mode failed, int err)
 {
 	char list[ATTACH_MSG_LEN] = "";
+	unsigned int opts = probe_opts_of(o);
 	size_t n = 0;
 	int id;
 
 	for (id = 0; id < NR_PROBES && n < sizeof(list); id++) {
-		/* --latency's probes, not asked for: nothing fell back */
-		if (probe_table[id].opt_in && !o->latency)
+		const struct probe_desc *d = &probe_table[id];
+
+		/* opt-in probes not asked for: nothing fell back */
+		if (d->opt_in && !(opts & d->opt))
 			continue;
 		n += snprintf(list + n, sizeof(list) - n, "%s%s=%s",
 			      n ? ", " : "", probe_table[id].name,

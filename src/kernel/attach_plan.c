@@ -10,13 +10,7 @@ void plan_rules_init(struct plan_rules *r, const struct attach_opts *o)
 	r->allow_fentry = o->want == MODE_AUTO || o->want == MODE_FENTRY;
 	r->allow_kprobe = o->want == MODE_AUTO || o->want == MODE_KPROBE;
 	r->allow_fn_probes = o->want != MODE_TRACEPOINT;
-	r->exact_free_high = o->exact_free_high;
-	r->latency = o->latency;
-}
-
-static bool fn_mode(enum probe_mode m)
-{
-	return m == MODE_FENTRY || m == MODE_KPROBE;
+	r->opts = probe_opts_of(o);
 }
 
 static void set_probe(struct probe_state *p, enum probe_mode mode,
@@ -64,17 +58,21 @@ static const char *fn_unavailable(const struct kernel_facts *kf,
 
 /*
  * Interrupt and lock tracepoints only mean something inside a call the
- * function probes time; they go where bulk frees or refills are fentry
- * or kprobe.
+ * function probes time; they go where a timed probe (bulk frees,
+ * refills) is fentry or kprobe. Support probes come last in the table,
+ * after the probes they ride beside.
  */
 static void plan_support(const struct kernel_facts *kf, int id,
 			 struct probe_state probes[NR_PROBES])
 {
 	const struct probe_desc *d = &probe_table[id];
 	struct probe_state *p = &probes[id];
+	bool beside = false;
+	int t;
 
-	if (!fn_mode(probes[PROBE_BULK_FREE].mode) &&
-	    !fn_mode(probes[PROBE_REFILL].mode)) {
+	for (t = 0; t < NR_PROBES; t++)
+		beside |= probe_table[t].timed && probe_mode_fn(probes[t].mode);
+	if (!beside) {
 		set_probe(p, MODE_NONE, "", false,
 			  "%s: only beside function probes", d->what);
 		return;
@@ -91,23 +89,22 @@ static void plan_support(const struct kernel_facts *kf, int id,
 }
 
 /*
- * Without --exact-free-high the commit function, called on every free,
- * stays unprobed: free_high is read off each bulk free instead. 6.1
- * flushes the whole pageset on free_high and nothing else does, so there
- * it is exact; from 6.7 the previous free's order, part of the rule, is
- * not visible at the flush.
+ * A probe's heuristic, its stand-in when its function is not asked for:
+ * the one there is reads free_high off each bulk free, as the commit
+ * function, called on every free, stays unprobed. 6.1 flushes the whole
+ * pageset on free_high and nothing else does, so there it is exact; from
+ * 6.7 the previous free's order, part of the rule, is not visible at the
+ * flush.
  */
-static void plan_free_high_inferred(const struct kernel_facts *kf,
-				    const struct plan_rules *r,
-				    struct probe_state probes[NR_PROBES])
+static void plan_heuristic(const struct kernel_facts *kf, int id,
+			   struct probe_state probes[NR_PROBES])
 {
-	const struct probe_state *bulk = &probes[PROBE_BULK_FREE];
-	const char *fn = kf->fn[PROBE_FREE_HIGH] ?
-				 kf->fn[PROBE_FREE_HIGH] :
-				 probe_table[PROBE_FREE_HIGH].fns[0];
-	struct probe_state *p = &probes[PROBE_FREE_HIGH];
+	const struct probe_desc *d = &probe_table[id];
+	const struct probe_state *bulk = &probes[d->heuristic_on];
+	const char *fn = kf->fn[id] ? kf->fn[id] : d->fns[0];
+	struct probe_state *p = &probes[id];
 
-	if (!fn_mode(bulk->mode)) {
+	if (!probe_mode_fn(bulk->mode)) {
 		set_probe(
 			p, MODE_NONE, "", false,
 			"%s: tracepoint events cannot tell free_high flushes from others (see hi_order_runs)",
@@ -123,7 +120,6 @@ static void plan_free_high_inferred(const struct kernel_facts *kf,
 		set_probe(
 			p, MODE_HEURISTIC, bulk->target, false,
 			"inferred at each bulk free, exact: this kernel flushes the whole pageset on free_high and on nothing else");
-	(void)r;
 }
 
 static void plan_probe(const struct kernel_facts *kf,
@@ -141,16 +137,13 @@ static void plan_probe(const struct kernel_facts *kf,
 		plan_support(kf, id, probes);
 		return;
 	}
-	if (id == PROBE_FREE_HIGH && !r->exact_free_high) {
-		plan_free_high_inferred(kf, r, probes);
-		return;
-	}
-	/* these run on every allocation and free: only when asked */
-	if ((id == PROBE_ALLOC || id == PROBE_FREE) && !r->latency) {
-		set_probe(
-			p, MODE_NONE, "", false,
-			"%s: latency not asked for (--latency probes it on every call)",
-			fn);
+	/* these run on every allocation or free: only when asked */
+	if (d->opt && !(r->opts & d->opt)) {
+		if (d->heuristic_on >= 0)
+			plan_heuristic(kf, id, probes);
+		else
+			set_probe(p, MODE_NONE, "", false, "%s: %s", fn,
+				  probe_opt_unasked(d->opt));
 		return;
 	}
 	why = fn_unavailable(kf, r, id, why_buf, sizeof(why_buf));

@@ -38,8 +38,7 @@ struct plan_rules {
 	bool allow_fentry;
 	bool allow_kprobe;
 	bool allow_fn_probes; /* false for --mode tracepoint */
-	bool exact_free_high; /* --exact-free-high: probe every free */
-	bool latency; /* --latency: probe every allocation and free */
+	unsigned int opts; /* PROBE_OPT_*: probes asked for beyond the plan */
 	char fentry_refused[PLAN_REFUSED_LEN];
 	char kprobe_refused[PLAN_REFUSED_LEN];
 };

@@ -163,6 +163,50 @@ static void test_forced_kprobe_mode(void)
 	CHECK(strstr(p[PROBE_DRAIN].reason, "no kallsyms entry"));
 }
 
+/* --latency's probes: none, with the reason, until asked; then fentry */
+static void test_latency_only_when_asked(void)
+{
+	struct probe_state p[NR_PROBES];
+	struct kernel_facts kf;
+	struct plan_rules r;
+
+	kernel_612(&kf);
+	plan_rules(&r, MODE_AUTO, false);
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_ALLOC].mode, MODE_NONE);
+	CHECK_EQ_STR(
+		p[PROBE_FREE].reason,
+		"free_frozen_pages: latency not asked for (--latency probes it on every call)");
+	r.opts |= PROBE_OPT_LATENCY;
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_ALLOC].mode, MODE_FENTRY);
+	CHECK_EQ_STR(p[PROBE_FREE].reason, "fentry/fexit on free_frozen_pages");
+	/* the free_high heuristic still stands in: it asks for nothing */
+	CHECK_EQ_INT(p[PROBE_FREE_HIGH].mode, MODE_HEURISTIC);
+}
+
+/*
+ * The planner and the loader read these flags, not probe ids: an opt-in
+ * probe is one asked for that has no heuristic to stand in, and only a
+ * function probe switches a BPF setting on.
+ */
+static void test_table_flags(void)
+{
+	int id, t;
+
+	for (id = 0; id < NR_PROBES; id++) {
+		const struct probe_desc *d = &probe_table[id];
+
+		CHECK_EQ_INT(d->opt_in, d->opt && d->heuristic_on < 0);
+		CHECK(d->knob == KNOB_NONE || d->fns[0]);
+		CHECK(d->heuristic_on < 0 || d->opt);
+		/* support probes are planned after what they ride beside */
+		for (t = 0; d->support && t < NR_PROBES; t++)
+			CHECK(!probe_table[t].timed || t < id);
+	}
+	CHECK(probe_mode_fn(MODE_KPROBE) && !probe_mode_fn(MODE_HEURISTIC));
+}
+
 /* the hooks that run per page, which the cost budget is about */
 static void test_per_page(void)
 {
@@ -189,5 +233,7 @@ const struct unit_test plan_tests[] = {
 	TEST(test_free_high_exact_or_inferred),
 	TEST(test_support_without_tracepoints),
 	TEST(test_per_page),
+	TEST(test_latency_only_when_asked),
+	TEST(test_table_flags),
 	TEST_END,
 };

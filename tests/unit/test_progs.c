@@ -26,7 +26,8 @@ static void plan_refusing(struct probe_state p[NR_PROBES], enum probe_mode want,
 
 	kernel_612(&kf);
 	plan_rules(&r, want, asked);
-	r.latency = asked;
+	if (asked)
+		r.opts |= PROBE_OPT_LATENCY;
 	if (refused >= 1) {
 		r.allow_fentry = false;
 		strcpy(r.fentry_refused, "fentry refused (EPERM)");
