@@ -8,6 +8,12 @@
 #ifndef PCPTOP_CALLS_BPF_H
 #define PCPTOP_CALLS_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "compat.bpf.h"
+#include "pcptop.h"
+#include "state.bpf.h"
+
 /* ---- the scale: only what proves it ---- */
 
 /* free_count grows by a page's order past its cap at most */

@@ -8,6 +8,12 @@
 #ifndef PCPTOP_INSIDE_BPF_H
 #define PCPTOP_INSIDE_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "compat.bpf.h"
+#include "rawtp.bpf.h"
+#include "state.bpf.h"
+
 /* ---- what runs inside a call: interrupts, and waits for zone->lock ---- */
 
 static __always_inline void irq_enter(void)

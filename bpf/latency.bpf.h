@@ -11,6 +11,13 @@
 #ifndef PCPTOP_LATENCY_BPF_H
 #define PCPTOP_LATENCY_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "compat.bpf.h"
+#include "pcptop.h"
+#include "state.bpf.h"
+
 struct lat_call {
 	__u64 start_ns;
 	__u32 order;
@@ -97,7 +104,7 @@ static __always_inline void lat_mark(int dir)
 		c->bulk = true;
 }
 
-/* the loader retargets these at the names this kernel has (probes.c) */
+/* fentry and kprobes alike go to the names this kernel has (probes.c) */
 SEC("fentry/__alloc_pages")
 int BPF_PROG(fe_alloc, gfp_t gfp, unsigned int order)
 {
@@ -122,25 +129,25 @@ int BPF_PROG(fx_free)
 	return lat_exit(LAT_FREE);
 }
 
-SEC("kprobe")
+SEC("kprobe/__alloc_pages")
 int BPF_KPROBE(kp_alloc, gfp_t gfp, unsigned int order)
 {
 	return lat_enter(LAT_ALLOC, order);
 }
 
-SEC("kretprobe")
+SEC("kretprobe/__alloc_pages")
 int BPF_KRETPROBE(kr_alloc)
 {
 	return lat_exit(LAT_ALLOC);
 }
 
-SEC("kprobe")
+SEC("kprobe/free_unref_page")
 int BPF_KPROBE(kp_free, struct page *page, unsigned int order)
 {
 	return lat_enter(LAT_FREE, order);
 }
 
-SEC("kretprobe")
+SEC("kretprobe/free_unref_page")
 int BPF_KRETPROBE(kr_free)
 {
 	return lat_exit(LAT_FREE);

@@ -3,15 +3,52 @@
  * pcptop's probes. Each kernel function has an fentry/fexit pair and a
  * kprobe/kretprobe twin calling the same handler; kmem tracepoints stand in
  * where neither attaches, and interrupt and lock tracepoints time what runs
- * inside the calls. The loader picks one flavour per probe and turns the
- * others' autoload off. Everything here only counts and buckets.
+ * inside the calls. The loader loads the programs of the mode its plan
+ * chose for each probe (src/kernel/progs.c) and leaves the rest unloaded.
+ * Everything here only counts and buckets.
+ *
+ * The hooks: kernel functions, and tracepoints of kmem, irq and lock.
+ * Each tracepoint program comes with a raw_tp twin ("r" + name,
+ * rawtp.bpf.h) for kernels without BTF of their own.
+ *
+ * programs                hook                          probe        mode
+ * fe_bulk, fx_bulk        free_pcppages_bulk            bulk_free    fentry
+ * kp_bulk, kr_bulk        free_pcppages_bulk            bulk_free    kprobe
+ * tp_drain                mm_page_pcpu_drain            bulk_free    tracepoint
+ * tp_drain_xcheck         mm_page_pcpu_drain            bulk_free    (1)
+ * fe_refill, fx_refill    rmqueue_bulk                  refill       fentry
+ * kp_refill, kr_refill    rmqueue_bulk                  refill       kprobe
+ * tp_zone_locked          mm_page_alloc_zone_locked     refill       tracepoint
+ * fe_decay, fx_decay      decay_pcp_high                decay        fentry
+ * kp_decay, kr_decay      decay_pcp_high                decay        kprobe
+ * fe_drain, fx_drain      drain_pages_zone              drain        fentry
+ * kp_drain, kr_drain      drain_pages_zone              drain        kprobe
+ * fe_commit, fx_commit    free_frozen_page_commit *     free_high    fentry (2)
+ * kp_commit, kr_commit    free_frozen_page_commit *     free_high    kprobe (2)
+ * fe_alloc, fx_alloc      __alloc_frozen_pages_noprof * alloc        fentry (2)
+ * kp_alloc, kr_alloc      __alloc_frozen_pages_noprof * alloc        kprobe (2)
+ * fe_free, fx_free        free_frozen_pages *           free         fentry (2)
+ * kp_free, kr_free        free_frozen_pages *           free         kprobe (2)
+ * tp_irq_entry, _exit     irq_handler_entry, _exit      irq_time     (3)
+ * tp_softirq_entry, _exit softirq_entry, _exit          softirq_time (3)
+ * tp_lock_begin, _end     contention_begin, _end        lock_wait    (3)
+ * read_kvar               none: BPF_PROG_TEST_RUN       -            (4)
+ *
+ * (1) --cross-check, beside a fentry or kprobe bulk_free
+ * (2) only when asked: --exact-free-high (free_high), --latency (alloc, free)
+ * (3) tracepoint, beside a fentry or kprobe bulk_free or refill
+ * (4) not attached: the loader runs it to read the scale patch's variable
+ *  *  older kernels name it differently (src/core/kernel_quirks.h): the
+ *     section names an older name, and the loader attaches fentry
+ *     (set_attach_target) and kprobe programs at this kernel's. Every
+ *     other section names the hook its program is attached to.
  *
  * One compilation unit, in the order it is read: state.bpf.h (settings,
  * maps, bucketing), latency.bpf.h (--latency), calls.bpf.h (scale
  * evidence, call times), then here each probed function's handlers and
  * their fentry and kprobe programs, inside.bpf.h (interrupts and lock
  * waits inside a call), tpmode.bpf.h (tracepoint mode's estimates).
- * Kernel-version quirks live in compat.bpf.h only.
+ * Kernel-version quirks live in compat.bpf.h.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -410,7 +447,7 @@ int BPF_PROG(fx_drain)
 	return drain_exit();
 }
 
-/* the loader retargets these at free_frozen_page_commit where renamed */
+/* retargeted at this kernel's name of the commit function (index: *) */
 SEC("fentry/free_unref_page_commit")
 int BPF_PROG(fe_commit, struct zone *zone, struct per_cpu_pages *pcp,
 	     struct page *page, int migratetype, unsigned int order)
@@ -424,22 +461,24 @@ int BPF_PROG(fx_commit, struct zone *zone, struct per_cpu_pages *pcp)
 	return commit_exit(compat_addr(pcp));
 }
 
-/* ---- kprobe / kretprobe twins: the CPU and nesting depth are the key ---- */
+/* ---- kprobe / kretprobe twins: CPU and nesting depth are the key ---- */
 
-SEC("kprobe")
+/* attached by the name this kernel has: the commit function's may differ */
+
+SEC("kprobe/free_pcppages_bulk")
 int BPF_KPROBE(kp_bulk, struct zone *zone, int count, struct per_cpu_pages *pcp,
 	       int pindex)
 {
 	return bulk_enter(kp_push(cpu_state()), zone, count, pcp, pindex);
 }
 
-SEC("kretprobe")
+SEC("kretprobe/free_pcppages_bulk")
 int BPF_KRETPROBE(kr_bulk)
 {
 	return bulk_exit(kp_pop(cpu_state()));
 }
 
-SEC("kprobe")
+SEC("kprobe/rmqueue_bulk")
 int BPF_KPROBE(kp_refill, struct zone *zone, unsigned int order,
 	       unsigned long count, struct list_head *list, int migratetype)
 {
@@ -447,37 +486,37 @@ int BPF_KPROBE(kp_refill, struct zone *zone, unsigned int order,
 			    migratetype);
 }
 
-SEC("kretprobe")
+SEC("kretprobe/rmqueue_bulk")
 int BPF_KRETPROBE(kr_refill, int ret)
 {
 	return refill_exit(kp_pop(cpu_state()), ret);
 }
 
-SEC("kprobe")
+SEC("kprobe/decay_pcp_high")
 int BPF_KPROBE(kp_decay, struct zone *zone, struct per_cpu_pages *pcp)
 {
 	return decay_enter(kp_push(cpu_state()), zone, pcp);
 }
 
-SEC("kretprobe")
+SEC("kretprobe/decay_pcp_high")
 int BPF_KRETPROBE(kr_decay)
 {
 	return decay_exit(kp_pop(cpu_state()));
 }
 
-SEC("kprobe")
+SEC("kprobe/drain_pages_zone")
 int BPF_KPROBE(kp_drain, unsigned int cpu, struct zone *zone)
 {
 	return drain_enter(cpu, zone);
 }
 
-SEC("kretprobe")
+SEC("kretprobe/drain_pages_zone")
 int BPF_KRETPROBE(kr_drain)
 {
 	return drain_exit();
 }
 
-SEC("kprobe")
+SEC("kprobe/free_unref_page_commit")
 int BPF_KPROBE(kp_commit, struct zone *zone, struct per_cpu_pages *pcp,
 	       struct page *page, int migratetype, unsigned int order)
 {
@@ -492,7 +531,7 @@ int BPF_KPROBE(kp_commit, struct zone *zone, struct per_cpu_pages *pcp,
 	return commit_enter(zone, pcp, migratetype, order);
 }
 
-SEC("kretprobe")
+SEC("kretprobe/free_unref_page_commit")
 int BPF_KRETPROBE(kr_commit)
 {
 	__u64 key = kp_pop(cpu_state());

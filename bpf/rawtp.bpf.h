@@ -13,6 +13,10 @@
 #ifndef PCPTOP_RAWTP_BPF_H
 #define PCPTOP_RAWTP_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
 /* TP_TWIN(tracepoint, name, expression returning int, arguments...) */
 #define TP_TWIN(tp, name, call, ...)         \
 	SEC("tp_btf/" #tp)                   \

@@ -9,6 +9,11 @@
 #ifndef PCPTOP_STATE_BPF_H
 #define PCPTOP_STATE_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "compat.bpf.h"
+#include "pcptop.h"
+
 /*
  * Tracepoint mode: events closer than this on one CPU belong to one
  * free_pcppages_bulk / rmqueue_bulk call (see docs/ACCURACY.md for when

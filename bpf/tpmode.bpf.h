@@ -8,6 +8,14 @@
 #ifndef PCPTOP_TPMODE_BPF_H
 #define PCPTOP_TPMODE_BPF_H
 
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "compat.bpf.h"
+#include "latency.bpf.h"
+#include "pcptop.h"
+#include "rawtp.bpf.h"
+#include "state.bpf.h"
+
 /* ---- tracepoint mode: calls and spans estimated from event runs ---- */
 
 static __always_inline void run_close(struct event_run *run)
