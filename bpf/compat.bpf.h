@@ -24,12 +24,9 @@
  * free_count; commit ca71fe1ad922 ("mm, pcp: avoid to drain PCP when
  * process exit"), v6.7, adds pcp->flags; commit 90b41691b988 ("mm: add
  * framework for PCP high auto-tuning"), v6.7, adds high_min and high_max.
- * This is the 6.1/6.6 layout of the fields that moved.
+ * This flavour names the one field of 6.1/6.6 read here.
  */
 struct per_cpu_pages___v61 {
-	int count;
-	int high;
-	int batch;
 	short free_factor;
 } __attribute__((preserve_access_index));
 

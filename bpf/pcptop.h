@@ -125,7 +125,6 @@ static inline int pcptop_counter_key(int zone, int order_slot, int mt_slot)
 
 /* free_high detection rules, chosen in BPF by compat_free_high_rule() */
 enum pcptop_free_high_rule {
-	FREE_HIGH_RULE_NONE,
 	FREE_HIGH_RULE_FREE_FACTOR, /* 6.1 .. 6.6: pcp->free_factor */
 	FREE_HIGH_RULE_FREE_COUNT, /* 6.7 .. 6.15: free_count >= batch */
 	FREE_HIGH_RULE_HIGH_MIN, /* 6.16+: free_count >= batch + high_min / 2 */

@@ -112,7 +112,6 @@ struct decay_call {
 	__u64 pages;
 	int high_before;
 	int zone;
-	bool freed;
 };
 
 struct {
