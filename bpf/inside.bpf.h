@@ -43,9 +43,9 @@ TP_TWIN(softirq_entry, tp_softirq_entry, (irq_enter(), 0))
 TP_TWIN(softirq_exit, tp_softirq_exit, (irq_leave(), 0))
 
 /*
- * lock:contention_begin/end (v5.19+) fire on a lock's slow path: for a
- * qspinlock only once a waiter queues, so one CPU spinning on the pending
- * bit is not seen (docs/ACCURACY.md).
+ * lock:contention_begin/end (16edd9b511a1, v5.19) fire on a lock's slow
+ * path: for a qspinlock only once a waiter queues, so one CPU spinning on
+ * the pending bit is not seen (docs/ACCURACY.md).
  */
 static __always_inline int on_lock_begin(void *lock)
 {
