@@ -19,7 +19,6 @@
 #define LINE_INIT_CAP 256
 #define GZIP_MAGIC0 0x1f
 #define GZIP_MAGIC1 0x8b
-#define FIELDS_INIT_CAP 64
 
 void proc_path(char *buf, size_t len, const char *root, const char *rel)
 {
@@ -155,55 +154,5 @@ int grow_array(void **arr, int nr, int *cap, int init, size_t size)
 		return -ENOMEM;
 	*arr = tmp;
 	*cap = ncap;
-	return 0;
-}
-
-int name_value(const char *line, char *name, size_t len, int64_t *v)
-{
-	const char *s = skip_blanks(line), *num;
-	size_t n = 0;
-	char *end;
-	long long x;
-
-	/* the value is the last word; the name every word before it */
-	num = strrchr(s, ' ');
-	if (!num || num == s)
-		return -EINVAL;
-	num++;
-	errno = 0;
-	x = strtoll(num, &end, 10);
-	if (end == num || *end || errno)
-		return -EINVAL;
-	for (; s < num && n + 1 < len; s++) {
-		if (isspace((unsigned char)*s)) {
-			if (n && name[n - 1] != '_')
-				name[n++] = '_';
-		} else if (isalnum((unsigned char)*s) || *s == '_') {
-			name[n++] = *s;
-		} else {
-			return -EINVAL;
-		}
-	}
-	while (n && name[n - 1] == '_')
-		n--;
-	if (!n || s < num)
-		return -EINVAL;
-	name[n] = '\0';
-	*v = x;
-	return 0;
-}
-
-int proc_fields_add(struct proc_fields *pf, const char *name, int64_t v)
-{
-	struct proc_field *f;
-	int err;
-
-	err = grow_array((void **)&pf->f, pf->n, &pf->cap, FIELDS_INIT_CAP,
-			 sizeof(*pf->f));
-	if (err)
-		return err;
-	f = &pf->f[pf->n++];
-	snprintf(f->name, sizeof(f->name), "%s", name);
-	f->v = v;
 	return 0;
 }

@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <zlib.h>
-#include "procfs.h"
 
 struct lines {
 	gzFile f;
@@ -32,8 +31,6 @@ const char *skip_blanks(const char *s);
 int parse_int(const char *s, int *val);
 /* n bytes of src into dst as a string; -E2BIG when they do not fit */
 int copy_value(char *dst, size_t len, const char *src, size_t n);
-/* append a field; 0 or -ENOMEM */
-int proc_fields_add(struct proc_fields *pf, const char *name, int64_t v);
 /* keeps *arr with room for element nr, doubling its capacity from init */
 int grow_array(void **arr, int nr, int *cap, int init, size_t size);
 

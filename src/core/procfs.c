@@ -11,6 +11,7 @@
 
 /* "CONFIG_" + the longest symbol name (~50 in 6.x) + "=" */
 #define KCONFIG_PREFIX_LEN 128
+#define FIELDS_INIT_CAP 64
 
 /* ---- name value files ---- */
 
@@ -25,6 +26,56 @@ int proc_field_find(const struct proc_fields *pf, const char *name, int64_t *v)
 		}
 	}
 	return -ENOENT;
+}
+
+int name_value(const char *line, char *name, size_t len, int64_t *v)
+{
+	const char *s = skip_blanks(line), *num;
+	size_t n = 0;
+	char *end;
+	long long x;
+
+	/* the value is the last word; the name every word before it */
+	num = strrchr(s, ' ');
+	if (!num || num == s)
+		return -EINVAL;
+	num++;
+	errno = 0;
+	x = strtoll(num, &end, 10);
+	if (end == num || *end || errno)
+		return -EINVAL;
+	for (; s < num && n + 1 < len; s++) {
+		if (isspace((unsigned char)*s)) {
+			if (n && name[n - 1] != '_')
+				name[n++] = '_';
+		} else if (isalnum((unsigned char)*s) || *s == '_') {
+			name[n++] = *s;
+		} else {
+			return -EINVAL;
+		}
+	}
+	while (n && name[n - 1] == '_')
+		n--;
+	if (!n || s < num)
+		return -EINVAL;
+	name[n] = '\0';
+	*v = x;
+	return 0;
+}
+
+int proc_fields_add(struct proc_fields *pf, const char *name, int64_t v)
+{
+	struct proc_field *f;
+	int err;
+
+	err = grow_array((void **)&pf->f, pf->n, &pf->cap, FIELDS_INIT_CAP,
+			 sizeof(*pf->f));
+	if (err)
+		return err;
+	f = &pf->f[pf->n++];
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->v = v;
+	return 0;
 }
 
 void proc_fields_free(struct proc_fields *pf)

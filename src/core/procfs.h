@@ -30,6 +30,8 @@ struct proc_fields {
 
 /* 0 with the value of name, or -ENOENT */
 int proc_field_find(const struct proc_fields *pf, const char *name, int64_t *v);
+/* append a field; 0 or -ENOMEM */
+int proc_fields_add(struct proc_fields *pf, const char *name, int64_t v);
 void proc_fields_free(struct proc_fields *pf);
 
 struct pcp_cpu {
