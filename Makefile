@@ -111,8 +111,6 @@ INC_report := $(INC_view) -Isrc/report -Isrc
 INC_live := $(INC_report) -Isrc/kernel -Isrc/live -I$(OUTPUT)
 INC_top := -Isrc -Isrc/core -Ibpf
 inc_of = $(INC_$(firstword $(subst /, ,$(patsubst src/%,%,$(dir $(1)))) top))
-# the folders that must not include libbpf or curses headers
-PURE_DIRS := src/core src/rec src/view src/report
 
 # what the unit tests link: no libbpf, no curses
 PURE_SRCS := $(CORE_SRCS) $(REC_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) src/cli.c \
@@ -224,12 +222,11 @@ $(OUTPUT)/unit_tests: $(UNIT_OBJS) $(call obj,$(PURE_SRCS) $(UNIT_KERNEL_SRCS)) 
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $^ -lz -lm -o $@
 
-# core, rec and report name no libbpf or curses header, not even unused
+# the dependency rule for every folder, and no circles between files
+# (scripts/check-deps.sh); make test adds the circles of calls between
+# the objects it built
 check-deps:
-	$(Q)if grep -nE '#include *[<"](bpf/|curses|ncurses|pcptop\.skel)' \
-		$(foreach d,$(PURE_DIRS),$(wildcard $(d)/*.[ch])); then \
-		echo "make: core, rec and report must not include libbpf, curses or the skeleton" >&2; \
-		exit 1; fi
+	$(Q)scripts/check-deps.sh
 
 # libFuzzer harnesses (tests/fuzz) over the pure sources, built with clang
 # and every sanitizer they combine with: make fuzz FUZZ_SECONDS=N runs
@@ -338,6 +335,7 @@ else
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 test: deps-all
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) WERROR=1 all $(OUTPUT)/unit_tests
+	$(Q)scripts/check-deps.sh --objects $(OBJDIR)
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) WERROR=1 vm-builds
 	$(Q)$(MAKE) --no-print-directory deb
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_HARNESSES))

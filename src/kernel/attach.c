@@ -378,9 +378,12 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 			"not allowed to load BPF programs: run as root (or with CAP_BPF and CAP_PERFMON)");
 		return -EPERM;
 	}
-	err = kernel_facts_gather(a, o, &kf);
+	err = kernel_facts_gather(o, &kf, a->error, sizeof(a->error));
 	if (err)
 		return err;
+	snprintf(a->btf_source, sizeof(a->btf_source), "%s", kf.btf_source);
+	a->raw_tp = !kf.kernel_btf;
+	a->free_high_uncapped = kf.free_high_uncapped;
 	if (!kf.kernel_btf) {
 		if (o->want == MODE_FENTRY) {
 			snprintf(

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include "probes.h"
 
+#define KERNEL_BTF_SOURCE_LEN 128
+
 /* what the running kernel offers, gathered once before planning */
 struct kernel_facts {
 	const char *fn[NR_PROBES]; /* the function name this kernel has */
@@ -29,6 +31,9 @@ struct kernel_facts {
 	 * tp_btf need it; without it (--btf) kprobes and raw tracepoints run.
 	 */
 	bool kernel_btf;
+	char btf_source[KERNEL_BTF_SOURCE_LEN]; /* where the BTF came from */
+	/* per_cpu_pages has free_factor (6.1): free_high frees it whole */
+	bool free_high_uncapped;
 };
 
 #define PLAN_REFUSED_LEN 96

@@ -120,8 +120,8 @@ static int fentry_works(const struct btf *btf, const char *fn)
 	return err;
 }
 
-int kernel_facts_gather(struct attach *a, const struct attach_opts *o,
-			struct kernel_facts *kf)
+int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
+			char *msg, size_t msglen)
 {
 	unsigned long long addrs[NR_PROBES];
 	struct btf *btf;
@@ -133,29 +133,28 @@ int kernel_facts_gather(struct attach *a, const struct attach_opts *o,
 		if (!btf) {
 			err = -errno;
 			snprintf(
-				a->error, sizeof(a->error),
+				msg, msglen,
 				"cannot read BTF from %s (%s): give the BTF of this very kernel (docs/FIELD.md says how to make one)",
 				o->btf_path, strerror(-err));
 			return err;
 		}
-		snprintf(a->btf_source, sizeof(a->btf_source), "%s (--btf)",
+		snprintf(kf->btf_source, sizeof(kf->btf_source), "%s (--btf)",
 			 o->btf_path);
 	} else {
 		btf = btf__load_vmlinux_btf();
 		if (!btf) {
 			err = -errno;
 			snprintf(
-				a->error, sizeof(a->error),
+				msg, msglen,
 				"no kernel BTF (%s: %s): use --btf FILE with this kernel's BTF (docs/FIELD.md), or a kernel with CONFIG_DEBUG_INFO_BTF=y",
 				VMLINUX_BTF_PATH,
 				/* libbpf's "not found" */
 				err == -ESRCH ? "not found" : strerror(-err));
 			return err;
 		}
-		snprintf(a->btf_source, sizeof(a->btf_source), "%s",
+		snprintf(kf->btf_source, sizeof(kf->btf_source), "%s",
 			 kf->kernel_btf ? VMLINUX_BTF_PATH : "found by libbpf");
 	}
-	a->raw_tp = !kf->kernel_btf;
 
 	for (id = 0; id < NR_PROBES; id++) {
 		const struct probe_desc *d = &probe_table[id];
@@ -174,7 +173,7 @@ int kernel_facts_gather(struct attach *a, const struct attach_opts *o,
 	}
 	kf->pcp_free_count = btf_has_member(btf, "per_cpu_pages", "free_count");
 	/* 6.1's pageset: free_high frees it whole, whatever the scale */
-	a->free_high_uncapped =
+	kf->free_high_uncapped =
 		btf_has_member(btf, "per_cpu_pages", "free_factor");
 	kallsyms_lookup_many(KALLSYMS_PATH, kf->fn, NR_PROBES, addrs);
 	for (id = 0; id < NR_PROBES; id++)

@@ -9,7 +9,7 @@
 #define PCPTOP_KERNEL_FACTS_H
 
 #include <stdbool.h>
-#include "attach.h"
+#include <stddef.h>
 #include "attach_plan.h"
 
 #define VMLINUX_BTF_PATH "/sys/kernel/btf/vmlinux"
@@ -17,10 +17,9 @@
 /* root, or CAP_SYS_ADMIN, or CAP_BPF with CAP_PERFMON */
 bool kernel_bpf_allowed(void);
 /*
- * Fills kf, and a's BTF source, raw_tp and free_high_uncapped; 0, or
- * -errno with a->error saying what is missing and what to do.
+ * Fills kf; 0, or -errno with msg saying what is missing and what to do.
  */
-int kernel_facts_gather(struct attach *a, const struct attach_opts *o,
-			struct kernel_facts *kf);
+int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
+			char *msg, size_t msglen);
 
 #endif /* PCPTOP_KERNEL_FACTS_H */
