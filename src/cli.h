@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include "probes.h"
 
-#define PCPTOP_VERSION "0.1.0"
+#define PCPTOP_VERSION "0.2.0"
 
 /* exit codes: 2 is bad input or an unusable system, as in the man page */
 #define EXIT_OK 0

@@ -131,6 +131,7 @@ static void print_json(const struct facts *fa)
 
 	json_init(&w, stdout);
 	json_obj_begin(&w, NULL);
+	json_schema(&w);
 	json_obj_begin(&w, "scale");
 	json_scale_fields(&w, &fa->scale);
 	json_obj_end(&w);

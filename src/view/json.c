@@ -127,3 +127,8 @@ void json_end_line(struct json_writer *w)
 	w->depth = 0;
 	w->need_comma[0] = false;
 }
+
+void json_schema(struct json_writer *w)
+{
+	json_int(w, "schema", JSON_SCHEMA_VERSION);
+}

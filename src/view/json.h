@@ -13,6 +13,14 @@
 
 #define JSON_MAX_DEPTH 16
 
+/*
+ * The shape of every JSON document pcptop prints (info, stat, report,
+ * diff): docs/schema/ holds its JSON Schema. A renamed, removed or
+ * reshaped key bumps it, with a line in docs/CHANGELOG.md; a new key
+ * does not.
+ */
+#define JSON_SCHEMA_VERSION 3
+
 struct json_writer {
 	FILE *f;
 	int depth;
@@ -32,5 +40,7 @@ void json_bool(struct json_writer *w, const char *key, bool val);
 void json_null(struct json_writer *w, const char *key);
 /* ends the top-level value with a newline and flushes: one object a line */
 void json_end_line(struct json_writer *w);
+/* "schema": JSON_SCHEMA_VERSION, the first key of every document */
+void json_schema(struct json_writer *w);
 
 #endif /* PCPTOP_JSON_H */

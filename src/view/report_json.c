@@ -245,6 +245,7 @@ void report_json(FILE *f, const struct rec_summary *s)
 
 	json_init(&w, f);
 	json_obj_begin(&w, NULL);
+	json_schema(&w);
 	j_recording(&w, s);
 	j_facts(&w, s);
 	j_totals(&w, s);
@@ -333,6 +334,7 @@ void diff_json(FILE *f, const struct rec_summary *a,
 	rec_metrics(b, a, mb, REC_MAX_METRICS);
 	json_init(&w, f);
 	json_obj_begin(&w, NULL);
+	json_schema(&w);
 	j_summary(&w, a, b);
 	j_side(&w, "a", a);
 	j_side(&w, "b", b);

@@ -73,6 +73,7 @@ void stat_print_json(FILE *out, const struct facts *fa, const struct figures *f,
 
 	json_init(&w, out);
 	json_obj_begin(&w, NULL);
+	json_schema(&w);
 	json_double(&w, "ts", (double)time(NULL));
 	json_double(&w, "interval_s", secs);
 	json_str(&w, "mode", fa->mode_summary);

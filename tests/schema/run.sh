@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# pcptop's JSON against its schema (docs/schema/), with Debian's
+# python3-jsonschema: info and stat on this machine's kernel, report and
+# diff of a recording made here and of the recordings older versions made
+# (tests/fixtures/rec). A document with a renamed or reshaped key must
+# fail, so the schema can fail too.
+# Usage: tests/schema/run.sh [BUILD_DIR]   (needs root for BPF)
+
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib.sh
+
+BUILD=${1:-build}
+P=$(realpath "$BUILD/pcptop")
+CHURN=$(realpath "$BUILD/churn")
+V=tests/schema/validate.py
+t_need schema "$P" "$CHURN" /usr/bin/python3
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# valid KIND FILE WHAT: the document validates, and says its version
+valid() {
+	local out
+	out=$("$V" "$1" "$2" 2>&1)
+	t_check "$3 validates against docs/schema/$1.schema.json" -- test $? -eq 0 -a -z "$out"
+	[ -n "$out" ] && head -n 5 <<<"$out"
+	t_eq "$3 names schema version 3" "$(jq -s 'map(.schema) | unique | join(",")' -r "$2")" 3
+}
+
+# invalid KIND FILE WHAT: a doctored document must not validate
+invalid() {
+	"$V" "$1" "$2" >"$TMP/why" 2>&1
+	t_eq "$3 fails the schema" "$?" 1
+}
+
+echo "== this machine: info and stat (mode as info reports it)"
+"$P" info --json >"$TMP/info.json" 2>/dev/null
+t_eq "info --json exits 0" "$?" 0
+valid info "$TMP/info.json" "info --json"
+"$P" stat -i 0.3 -c 2 --json >"$TMP/stat.json" 2>/dev/null &
+stat_pid=$!
+"$CHURN" -m 32 -n 2 >/dev/null
+wait "$stat_pid"
+t_eq "stat --json exits 0" "$?" 0
+t_cmp "stat --json wrote two intervals" "$(wc -l <"$TMP/stat.json")" -eq 2
+valid stat "$TMP/stat.json" "stat --json"
+"$P" stat -i 0.3 -c 1 --json --mode tracepoint >"$TMP/stat-tp.json" 2>/dev/null
+valid stat "$TMP/stat-tp.json" "stat --json --mode tracepoint"
+
+echo "== report and diff: recorded here, and by older versions"
+"$P" record -q -i 0.3 -o "$TMP/here.data" -- "$CHURN" -m 64 -n 2 >/dev/null 2>&1
+t_eq "record exits with churn's status" "$?" 0
+"$P" report "$TMP/here.data" --json >"$TMP/report.json"
+valid report "$TMP/report.json" "report --json of a recording made here"
+for f in tests/fixtures/rec/*.data; do
+	"$P" report "$f" --json >"$TMP/old.json" 2>/dev/null
+	valid report "$TMP/old.json" "report --json of $(basename "$f")"
+done
+"$P" diff tests/fixtures/rec/host-tp-1.2.data "$TMP/here.data" --json >"$TMP/diff.json" 2>/dev/null
+valid diff "$TMP/diff.json" "diff --json of a 1.2 recording and one made here"
+
+echo "== the schema can fail"
+jq -c '.bulk_free |= (with_entries(if .key == "calls" then .key = "ncalls" else . end))' \
+	"$TMP/stat-tp.json" >"$TMP/bad.json"
+invalid stat "$TMP/bad.json" "stat with bulk_free.calls renamed"
+jq -c '.hist.refill_pages.buckets = 3' "$TMP/stat-tp.json" >"$TMP/bad.json"
+invalid stat "$TMP/bad.json" "stat with a histogram's buckets reshaped"
+jq -c 'del(.totals.pcp_pages)' "$TMP/report.json" >"$TMP/bad.json"
+invalid report "$TMP/bad.json" "report without totals.pcp_pages"
+jq -c '.schema = 2' "$TMP/report.json" >"$TMP/bad.json"
+invalid report "$TMP/bad.json" "report naming another schema version"
+jq -c '.summary = {}' "$TMP/diff.json" >"$TMP/bad.json"
+invalid diff "$TMP/bad.json" "diff with its summary an object"
+
+t_summary
