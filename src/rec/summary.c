@@ -108,14 +108,12 @@ int diff_summary(const struct rec_summary *a, const struct rec_summary *b,
 		 struct diff_change *out, int max)
 {
 	struct rec_metric ma[REC_MAX_METRICS], mb[REC_MAX_METRICS];
-	struct diff_change *all;
+	/* at most one change a metric: bounded, so nothing to allocate */
+	struct diff_change all[REC_MAX_METRICS];
 	int n, i, k = 0;
 
 	n = rec_metrics(a, b, ma, REC_MAX_METRICS);
 	rec_metrics(b, a, mb, REC_MAX_METRICS);
-	all = calloc(n ? n : 1, sizeof(*all));
-	if (!all)
-		return 0;
 	for (i = 0; i < n; i++) {
 		struct diff_change *c = &all[k];
 		double sa, sb;
@@ -141,7 +139,6 @@ int diff_summary(const struct rec_summary *a, const struct rec_summary *b,
 	for (i = 0; i < k && n < max; i++)
 		if (!seen_figure(out, n, all[i].figure))
 			out[n++] = all[i];
-	free(all);
 	return n;
 }
 

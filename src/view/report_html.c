@@ -45,7 +45,7 @@ static int series_rate(struct svg_series *sr, const char *name,
 	sr->x = calloc(s->nr_points ? s->nr_points : 1, sizeof(double));
 	sr->y = calloc(s->nr_points ? s->nr_points : 1, sizeof(double));
 	if (!sr->x || !sr->y)
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < s->nr_points; i++) {
 		const struct rec_point *p = &s->points[i];
 
