@@ -178,6 +178,8 @@ extern const struct hist_desc hist_table[NR_PCPTOP_HISTS];
 extern const struct fig_desc *fig_table;
 extern int nr_figs;
 
+/* the table pcptop is built with, and its rows */
+const struct fig_desc *figtab_builtin(int *n);
 /*
  * Use another table (unit tests add a row this way), or the built-in one
  * again with NULL. -E2BIG past FIGTAB_MAX rows, -EINVAL for a sampled

@@ -47,6 +47,7 @@ extern const struct unit_test recfile_bad_tests[];
 extern const struct unit_test scale_disagree_tests[];
 extern const struct unit_test figtab_tests[];
 extern const struct unit_test output_tests[];
+extern const struct unit_test rec_output_tests[];
 extern const struct unit_test cli_tests[];
 extern const struct unit_test plan_tests[];
 extern const struct unit_test facts_tests[];
@@ -56,11 +57,12 @@ extern const struct unit_test sampled_row_tests[];
 extern const struct unit_test progs_tests[];
 
 static const struct unit_test *const suites[] = {
-	procfs_tests,  scale_tests,	  hist_tests,
-	recfile_tests, recfile_bad_tests, scale_disagree_tests,
-	figtab_tests,  output_tests,	  cli_tests,
-	plan_tests,    facts_tests,	  fixture_rec_tests,
-	sampler_tests, sampled_row_tests, progs_tests,
+	procfs_tests,	   scale_tests,	      hist_tests,
+	recfile_tests,	   recfile_bad_tests, scale_disagree_tests,
+	figtab_tests,	   output_tests,      rec_output_tests,
+	cli_tests,	   plan_tests,	      facts_tests,
+	fixture_rec_tests, sampler_tests,     sampled_row_tests,
+	progs_tests,
 };
 
 int main(int argc, char **argv)

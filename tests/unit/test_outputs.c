@@ -1,93 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Every figure of figtab in every output: stat's text and JSON, the
- * Prometheus file, report's text, JSON, CSV and HTML, diff's text, JSON
- * and HTML, and the live view's columns, system line and pane. A row
- * added to fig_table that one of them does not show fails here, naming
- * the output and the row. Text is matched by the row a figure prints,
- * with its value, never by its name alone: names recur in titles.
+ * Every figure of figtab in every live output: stat's text and JSON, the
+ * Prometheus file, and the live view's columns, system line and pane
+ * (test_rec_outputs.c has report and diff). A row added to fig_table that
+ * one of them does not show fails here, naming the output and the row.
+ * Text is matched by the row a figure prints, with its value, never by
+ * its name alone: names recur in titles.
  */
 #include <stdio.h>
 #include <string.h>
 #include "figtab.h"
-#include "outcheck.h"
+#include "outputs.h"
 #include "prom.h"
-#include "report_view.h"
 #include "stat_print.h"
 #include "synth.h"
 #include "top.h"
-#include "unit.h"
 
-#define KEY_LEN 128
-
-/* a line of text starting with prefix, holding the number v */
-#define CHECK_ROW(text, prefix, v, output)                                    \
-	do {                                                                  \
-		char line_[OUT_LINE_LEN];                                     \
-		if (!out_line((text), (prefix), line_))                       \
-			unit_fail(__FILE__, __LINE__, "%s has no row \"%s\"", \
-				  (output), (prefix));                        \
-		else if (!out_has_number(line_, (long long)(v)))              \
-			unit_fail(__FILE__, __LINE__,                         \
-				  "%s: row \"%s\" lacks %lld: %s", (output),  \
-				  (prefix), (long long)(v), line_);           \
-	} while (0)
-
-/* needle in text, or a failure naming the output and what is missing */
-#define CHECK_HAS(text, needle, output)                                  \
-	do {                                                             \
-		if (!strstr((text), (needle)))                           \
-			unit_fail(__FILE__, __LINE__, "%s lacks \"%s\"", \
-				  (output), (needle));                   \
-	} while (0)
-
-/* as html_esc() writes it: <, >, & and " become entities */
-static void escaped(char *buf, const char *s)
-{
-	size_t n = 0;
-
-	for (; *s && n + 7 < KEY_LEN; s++) {
-		const char *e = *s == '<' ? "&lt;" :
-				*s == '>' ? "&gt;" :
-				*s == '&' ? "&amp;" :
-				*s == '"' ? "&quot;" :
-					    NULL;
-
-		if (e)
-			n += (size_t)snprintf(buf + n, KEY_LEN - n, "%s", e);
-		else
-			buf[n++] = *s;
-	}
-	buf[n] = '\0';
-}
-
-/* every figure is measured in one of these, and tested there */
-static const enum probe_mode modes[] = { MODE_FENTRY, MODE_TRACEPOINT };
-#define NR_MODES (sizeof(modes) / sizeof(modes[0]))
+const enum probe_mode output_modes[NR_OUTPUT_MODES] = { MODE_FENTRY,
+							MODE_TRACEPOINT };
 
 static void test_every_figure_measured_somewhere(void)
 {
-	struct facts fa[NR_MODES];
+	struct facts fa[NR_OUTPUT_MODES];
 	size_t m;
 	int i;
 
-	for (m = 0; m < NR_MODES; m++)
-		synth_facts(&fa[m], modes[m], true);
+	for (m = 0; m < NR_OUTPUT_MODES; m++)
+		synth_facts(&fa[m], output_modes[m], true);
 	for (i = 0; i < nr_figs; i++) {
 		bool any = false;
 
-		for (m = 0; m < NR_MODES; m++)
+		for (m = 0; m < NR_OUTPUT_MODES; m++)
 			any |= facts_fig_shown(&fa[m], &fig_table[i]);
 		if (!any)
 			unit_fail(__FILE__, __LINE__,
 				  "%s is measured in no mode",
 				  fig_table[i].key);
 	}
-	for (m = 0; m < NR_MODES; m++)
+	for (m = 0; m < NR_OUTPUT_MODES; m++)
 		facts_free(&fa[m]);
 }
 
-static void quoted(char *buf, const char *key)
+void out_quoted(char *buf, const char *key)
 {
 	snprintf(buf, KEY_LEN, "\"%s\":", key);
 }
@@ -117,9 +71,8 @@ static long long text_row(const struct fig_desc *d, const struct figures *f,
 }
 
 /* every figure's row and every histogram's title line */
-static void text_rows(const char *t, const struct facts *fa,
-		      const struct figures *f, const struct samples *s,
-		      const char *output)
+void text_rows(const char *t, const struct facts *fa, const struct figures *f,
+	       const struct samples *s, const char *output)
 {
 	char k[KEY_LEN];
 	long long v;
@@ -164,8 +117,8 @@ static void test_stat_text_has_every_figure(void)
 {
 	size_t m;
 
-	for (m = 0; m < NR_MODES; m++)
-		stat_text_in(modes[m]);
+	for (m = 0; m < NR_OUTPUT_MODES; m++)
+		stat_text_in(output_modes[m]);
 }
 
 static void stat_json_in(enum probe_mode mode)
@@ -201,15 +154,15 @@ static void stat_json_in(enum probe_mode mode)
 			unit_fail(__FILE__, __LINE__,
 				  "stat --json: %s has not its value", d->key);
 		if (d->events_key) {
-			quoted(k, d->events_key);
+			out_quoted(k, d->events_key);
 			CHECK_HAS(t, k, "stat --json");
 		}
 		for (r = 0; r < FIG_MAX_RATIOS && d->ratios[r].key; r++) {
-			quoted(k, d->ratios[r].key);
+			out_quoted(k, d->ratios[r].key);
 			CHECK_HAS(t, k, "stat --json");
 		}
 		for (r = 0; r < FIG_MAX_EXTRAS && d->extras[r].key; r++) {
-			quoted(k, d->extras[r].key);
+			out_quoted(k, d->extras[r].key);
 			if (facts_extra_shown(&fa, d, r))
 				CHECK_HAS(t, k, "stat --json");
 			else if (strstr(t, k))
@@ -222,7 +175,7 @@ static void stat_json_in(enum probe_mode mode)
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
 		if (!facts_hist_shown(&fa, i))
 			continue;
-		quoted(k, hist_table[i].key);
+		out_quoted(k, hist_table[i].key);
 		CHECK_HAS(t, k, "stat --json hist");
 	}
 	capture_free(&c);
@@ -234,8 +187,8 @@ static void test_stat_json_has_every_figure(void)
 {
 	size_t m;
 
-	for (m = 0; m < NR_MODES; m++)
-		stat_json_in(modes[m]);
+	for (m = 0; m < NR_OUTPUT_MODES; m++)
+		stat_json_in(output_modes[m]);
 }
 
 /*
@@ -379,193 +332,8 @@ static void test_prom_has_every_metric(void)
 {
 	size_t m;
 
-	for (m = 0; m < NR_MODES; m++)
-		prom_in(modes[m]);
-}
-
-static void report_text_in(enum probe_mode mode)
-{
-	struct rec_summary s;
-	struct capture c;
-	const char *t;
-
-	synth_summary(&s, "a.data", mode, 1);
-	report_text(capture_open(&c), &s, true, true);
-	t = capture_text(&c);
-	text_rows(t, &s.h.f, &s.total, &s.total_smp, "report text");
-	capture_free(&c);
-	synth_summary_free(&s);
-}
-
-static void test_report_text_has_every_figure(void)
-{
-	size_t m;
-
-	for (m = 0; m < NR_MODES; m++)
-		report_text_in(modes[m]);
-}
-
-static void report_json_in(enum probe_mode mode)
-{
-	char k[KEY_LEN];
-	struct rec_summary s;
-	struct capture c, v;
-	const char *t, *csv;
-	int i;
-
-	synth_summary(&s, "a.data", mode, 1);
-	report_json(capture_open(&c), &s);
-	report_csv(capture_open(&v), &s);
-	t = capture_text(&c);
-	csv = capture_text(&v);
-	for (i = 0; i < nr_figs; i++) {
-		const struct fig_desc *d = &fig_table[i];
-
-		quoted(k, d->key);
-		CHECK_HAS(t, k, "report --json totals");
-		if (d->type == FIG_SAMPLED) {
-			/* and in every point of the timeline, and the CSV */
-			CHECK(out_has_key_number(t, d->key,
-						 rec_point_sample(&s, 2, d)));
-			snprintf(k, sizeof(k), ",%s,", d->key);
-			if (!strstr(csv, k)) {
-				snprintf(k, sizeof(k), ",%s\n", d->key);
-				CHECK_HAS(csv, k, "report --csv");
-			}
-		}
-		if (d->flags & FIG_TL_MAX) {
-			snprintf(k, sizeof(k), "%s_max", d->key);
-			CHECK_HAS(t, k, "report --json timeline");
-			CHECK_HAS(csv, k, "report --csv");
-		}
-		if (d->flags & FIG_TL_P99) {
-			snprintf(k, sizeof(k), "%s_p99", d->key);
-			CHECK_HAS(t, k, "report --json timeline");
-			CHECK_HAS(csv, k, "report --csv");
-		}
-	}
-	for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
-		CHECK_HAS(csv, counter_key(i), "report --csv");
-	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
-		quoted(k, hist_table[i].key);
-		if (facts_hist_shown(&s.h.f, i))
-			CHECK_HAS(t, k, "report --json hist");
-	}
-	capture_free(&c);
-	capture_free(&v);
-	synth_summary_free(&s);
-}
-
-static void test_report_json_and_csv_have_every_figure(void)
-{
-	size_t m;
-
-	for (m = 0; m < NR_MODES; m++)
-		report_json_in(modes[m]);
-}
-
-static void report_html_in(enum probe_mode mode)
-{
-	char k[KEY_LEN], e[KEY_LEN];
-	struct rec_summary s;
-	struct capture c;
-	const char *t;
-	int i;
-
-	synth_summary(&s, "a.data", mode, 1);
-	report_html(capture_open(&c), &s);
-	t = capture_text(&c);
-	for (i = 0; i < nr_figs; i++) {
-		const struct fig_desc *d = &fig_table[i];
-
-		if (!facts_fig_shown(&s.h.f, d))
-			continue;
-		if (d->type == FIG_BATCH) {
-			snprintf(k, sizeof(k), "<th>%s</th>", d->key);
-			CHECK_HAS(t, k, "report --html");
-		} else if (d->type == FIG_TIME) {
-			escaped(k, d->title);
-			CHECK_HAS(t, k, "report --html");
-		} else if (d->type == FIG_SAMPLED) {
-			snprintf(k, sizeof(k),
-				 "<th style=\"text-align:left\">%s</th>",
-				 d->key);
-			CHECK_HAS(t, k, "report --html");
-		}
-	}
-	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
-		if (!facts_hist_shown(&s.h.f, i) ||
-		    !strcmp(hist_table[i].unit, "scale"))
-			continue;
-		escaped(e, hist_table[i].title);
-		snprintf(k, sizeof(k), "aria-label=\"%s\"", e);
-		if (hist_table[i].always_plotted || s.total.hist[i].samples)
-			CHECK_HAS(t, k, "report --html plots");
-	}
-	capture_free(&c);
-	synth_summary_free(&s);
-}
-
-static void test_report_html_has_every_figure(void)
-{
-	size_t m;
-
-	for (m = 0; m < NR_MODES; m++)
-		report_html_in(modes[m]);
-}
-
-/* every metric of both recordings, in each of diff's three outputs */
-static void diff_in(enum probe_mode ma_mode, enum probe_mode mb_mode)
-{
-	struct rec_metric m[REC_MAX_METRICS], mb[REC_MAX_METRICS];
-	struct rec_summary a, b;
-	struct capture ct, cj, ch;
-	const char *t, *j, *h;
-	char k[KEY_LEN];
-	int n, i;
-
-	synth_summary(&a, "a.data", ma_mode, 1);
-	synth_summary(&b, "b.data", mb_mode, 7);
-	diff_text(capture_open(&ct), &a, &b);
-	diff_json(capture_open(&cj), &a, &b);
-	diff_html(capture_open(&ch), &a, &b);
-	t = capture_text(&ct);
-	j = capture_text(&cj);
-	h = capture_text(&ch);
-	n = rec_metrics(&a, &b, m, REC_MAX_METRICS);
-	CHECK(n < REC_MAX_METRICS);
-	/* the two sides line up, whatever each measured */
-	CHECK_EQ_INT(rec_metrics(&b, &a, mb, REC_MAX_METRICS), n);
-	for (i = 0; i < n; i++) {
-		CHECK_EQ_STR(m[i].key, mb[i].key);
-		CHECK_HAS(t, m[i].key, "diff text");
-		quoted(k, m[i].key);
-		CHECK_HAS(j, k, "diff --json");
-		snprintf(k, sizeof(k), "<th>%s</th>", m[i].key);
-		CHECK_HAS(h, k, "diff --html");
-	}
-	/* and every figure either measured has a metric */
-	for (i = 0; i < nr_figs; i++) {
-		if (fig_table[i].type == FIG_CHECK ||
-		    (!facts_fig_shown(&a.h.f, &fig_table[i]) &&
-		     !facts_fig_shown(&b.h.f, &fig_table[i])))
-			continue;
-		snprintf(k, sizeof(k), "%s.", fig_table[i].key);
-		CHECK_HAS(t, k, "diff text");
-	}
-	capture_free(&ct);
-	capture_free(&cj);
-	capture_free(&ch);
-	synth_summary_free(&a);
-	synth_summary_free(&b);
-}
-
-static void test_diff_outputs_have_every_metric(void)
-{
-	diff_in(MODE_FENTRY, MODE_FENTRY);
-	diff_in(MODE_TRACEPOINT, MODE_TRACEPOINT);
-	/* a board in kprobe mode against a server in tracepoint mode */
-	diff_in(MODE_KPROBE, MODE_TRACEPOINT);
+	for (m = 0; m < NR_OUTPUT_MODES; m++)
+		prom_in(output_modes[m]);
 }
 
 static void top_in(enum probe_mode mode)
@@ -640,8 +408,8 @@ static void test_top_has_every_column(void)
 {
 	size_t m;
 
-	for (m = 0; m < NR_MODES; m++)
-		top_in(modes[m]);
+	for (m = 0; m < NR_OUTPUT_MODES; m++)
+		top_in(output_modes[m]);
 }
 
 const struct unit_test output_tests[] = {
@@ -651,10 +419,6 @@ const struct unit_test output_tests[] = {
 	TEST(test_stat_json_lock_hold_and_wait),
 	TEST(test_stat_json_cross_check_only_when_asked),
 	TEST(test_prom_has_every_metric),
-	TEST(test_report_text_has_every_figure),
-	TEST(test_report_json_and_csv_have_every_figure),
-	TEST(test_report_html_has_every_figure),
-	TEST(test_diff_outputs_have_every_metric),
 	TEST(test_top_has_every_column),
 	TEST_END,
 };
