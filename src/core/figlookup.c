@@ -54,7 +54,14 @@ int sample_cells(const struct fig_desc *d)
 {
 	if (d->type != FIG_SAMPLED)
 		return 0;
-	return d->sample.per_zone ? 1 + SAMPLE_ZONES : 1;
+	switch (d->sample.scope) {
+	case SCOPE_ZONE:
+		return 1 + SAMPLE_ZONES;
+	case SCOPE_ZONE_ORDER:
+		return 1 + SAMPLE_ZONES + SAMPLE_ZONES * SAMPLE_ORDERS;
+	default:
+		return 1;
+	}
 }
 
 int sample_cell_base(const struct fig_desc *d)
@@ -76,6 +83,7 @@ const char *sample_src_name(enum sample_src src)
 	static const char *const names[NR_SAMPLE_SRCS] = {
 		[SRC_VMSTAT] = "/proc/vmstat",
 		[SRC_ZONEINFO] = "/proc/zoneinfo",
+		[SRC_BUDDYINFO] = "/proc/buddyinfo",
 		[SRC_PROG] = "program statistics",
 	};
 

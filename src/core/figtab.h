@@ -66,6 +66,7 @@ enum sample_src {
 	 * ...: its pagesets' field summed over CPUs
 	 */
 	SRC_ZONEINFO,
+	SRC_BUDDYINFO, /* /proc/buddyinfo: free blocks per zone and order */
 	SRC_PROG, /* pcptop's own BPF programs (bpf_prog_info), summed */
 	NR_SAMPLE_SRCS,
 };
@@ -76,11 +77,18 @@ enum sample_kind {
 	SAMPLE_GAUGE, /* a level: an interval keeps its value at the end */
 };
 
+/* what a sampled figure has a value for */
+enum sample_scope {
+	SCOPE_MACHINE, /* one value */
+	SCOPE_ZONE, /* one per zone (summed over nodes), and their sum */
+	SCOPE_ZONE_ORDER, /* one per zone and order, summed up to both */
+};
+
 struct sample_desc {
 	enum sample_src src;
 	const char *field;
 	enum sample_kind kind;
-	bool per_zone; /* one value per zone (summed over nodes), and their sum */
+	enum sample_scope scope;
 	const char *unit; /* "pages", "events", ... */
 };
 
@@ -171,6 +179,8 @@ struct fig_desc {
 #define FIGTAB_MAX 64
 /* a per-zone sampled figure's zones, by index in node 0's zone order */
 #define SAMPLE_ZONES 8
+/* a per-order one's orders: NR_PAGE_ORDERS is 11 with 4k pages, 14 with 64k */
+#define SAMPLE_ORDERS 16
 
 extern const struct counter_desc counter_table[NR_PCPTOP_COUNTERS];
 extern const struct hist_desc hist_table[NR_PCPTOP_HISTS];
@@ -191,13 +201,26 @@ int fig_index(const struct fig_desc *d);
 
 /*
  * Sampled values live in one array of cells: a machine-wide figure has
- * one, a per-zone figure 1 + SAMPLE_ZONES (cell 0 their sum). These give
- * the layout of the table in use.
+ * one; a per-zone figure 1 + SAMPLE_ZONES (cell 0 their sum, then each
+ * zone's); a per-order one adds SAMPLE_ZONES * SAMPLE_ORDERS, each zone's
+ * orders, which its zone's cell sums. These give the layout of the table
+ * in use.
  */
 int sample_cells(const struct fig_desc *d);
+/* the cell of zone z, and of order o in zone z */
+static inline int sample_zone_cell(int z)
+{
+	return 1 + z;
+}
+
+static inline int sample_order_cell(int z, int o)
+{
+	return 1 + SAMPLE_ZONES + z * SAMPLE_ORDERS + o;
+}
+
 int sample_cell_base(const struct fig_desc *d);
 int sample_nr_cells(void);
-/* "/proc/vmstat", "/proc/zoneinfo", "program statistics" */
+/* "/proc/vmstat", "/proc/zoneinfo", "/proc/buddyinfo", "program statistics" */
 const char *sample_src_name(enum sample_src src);
 const char *sample_kind_name(enum sample_kind kind);
 

@@ -110,6 +110,67 @@ int vmstat_parse(const char *path, struct proc_fields *pf)
 	return err;
 }
 
+/* ---- buddyinfo ---- */
+
+#define BUDDY_INIT_CAP 8
+
+/* "Node 0, zone   Normal  12010 8689 ...": 0, or -EINVAL for any other */
+static int buddy_line(const char *line, struct buddy_zone *z)
+{
+	const char *s;
+	char *end;
+	int n;
+
+	memset(z, 0, sizeof(*z));
+	/* %15s: ZONE_NAME_LEN - 1 */
+	if (sscanf(line, "Node %d, zone %15s%n", &z->node, z->name, &n) != 2)
+		return -EINVAL;
+	for (s = line + n; *skip_blanks(s); s = end) {
+		if (z->nr_orders == BUDDY_MAX_ORDERS)
+			return -E2BIG;
+		errno = 0;
+		z->free[z->nr_orders] = strtoll(s, &end, 10);
+		if (end == s || errno || z->free[z->nr_orders] < 0)
+			return -EINVAL;
+		z->nr_orders++;
+	}
+	return z->nr_orders ? 0 : -EINVAL;
+}
+
+int buddyinfo_parse(const char *path, struct buddyinfo *bi)
+{
+	struct buddy_zone z;
+	struct lines l;
+	int err, ret;
+
+	memset(bi, 0, sizeof(*bi));
+	err = lines_open(&l, path);
+	if (err)
+		return err;
+	while ((ret = lines_next(&l)) > 0) {
+		err = buddy_line(l.buf, &z);
+		if (err)
+			break;
+		err = grow_array((void **)&bi->zones, bi->nr_zones, &bi->cap,
+				 BUDDY_INIT_CAP, sizeof(*bi->zones));
+		if (err)
+			break;
+		bi->zones[bi->nr_zones++] = z;
+	}
+	if (!err)
+		err = ret < 0 ? ret : bi->nr_zones ? 0 : -EINVAL;
+	lines_close(&l);
+	if (err)
+		buddyinfo_free(bi);
+	return err;
+}
+
+void buddyinfo_free(struct buddyinfo *bi)
+{
+	free(bi->zones);
+	memset(bi, 0, sizeof(*bi));
+}
+
 /* ---- pagetypeinfo ---- */
 
 int pagetypeinfo_parse(const char *path, int *order, int *pages_per_block)

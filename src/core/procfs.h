@@ -74,6 +74,26 @@ int zoneinfo_find(const struct zoneinfo *zi, int node, const char *name);
  * '_') and the value; -EINVAL for any other shape of line
  */
 int name_value(const char *line, char *name, size_t len, int64_t *v);
+/* the free blocks of each order in one zone of one node */
+#define BUDDY_MAX_ORDERS 32
+
+struct buddy_zone {
+	int node;
+	char name[ZONE_NAME_LEN];
+	int nr_orders;
+	int64_t free[BUDDY_MAX_ORDERS];
+};
+
+struct buddyinfo {
+	int nr_zones;
+	int cap;
+	struct buddy_zone *zones;
+};
+
+/* /proc/buddyinfo: "Node 0, zone   Normal  12010 8689 ..." lines */
+int buddyinfo_parse(const char *path, struct buddyinfo *bi);
+void buddyinfo_free(struct buddyinfo *bi);
+
 /* every "name value" line of /proc/vmstat */
 int vmstat_parse(const char *path, struct proc_fields *pf);
 

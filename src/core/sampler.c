@@ -10,12 +10,17 @@
 #define PCP_PREFIX "pcp."
 #define PCP_PREFIX_LEN 4
 
+/* "allocstall_*": every vmstat field of that prefix, summed */
+#define FIELD_PREFIX_MARK '*'
+
 /* what one interval read, source by source */
 struct readings {
 	struct proc_fields vmstat;
 	int vmstat_err;
 	struct zoneinfo zi;
 	int zi_err;
+	struct buddyinfo bi;
+	int bi_err;
 };
 
 static bool wants(const struct sampler *s, enum sample_src src)
@@ -23,6 +28,9 @@ static bool wants(const struct sampler *s, enum sample_src src)
 	int i;
 
 	if (src == SRC_ZONEINFO && s->want_zoneinfo)
+		return true;
+	/* buddyinfo's zones are indexed as zoneinfo lists them */
+	if (src == SRC_ZONEINFO && wants(s, SRC_BUDDYINFO))
 		return true;
 	for (i = 0; i < nr_figs; i++)
 		if (fig_table[i].type == FIG_SAMPLED &&
@@ -36,7 +44,7 @@ static void read_sources(const struct sampler *s, struct readings *r)
 	char path[PATH_LEN];
 
 	memset(r, 0, sizeof(*r));
-	r->vmstat_err = r->zi_err = -ENOENT;
+	r->vmstat_err = r->zi_err = r->bi_err = -ENOENT;
 	if (wants(s, SRC_VMSTAT)) {
 		proc_path(path, sizeof(path), s->root, "proc/vmstat");
 		r->vmstat_err = vmstat_parse(path, &r->vmstat);
@@ -45,12 +53,37 @@ static void read_sources(const struct sampler *s, struct readings *r)
 		proc_path(path, sizeof(path), s->root, "proc/zoneinfo");
 		r->zi_err = zoneinfo_parse(path, &r->zi);
 	}
+	if (wants(s, SRC_BUDDYINFO)) {
+		proc_path(path, sizeof(path), s->root, "proc/buddyinfo");
+		r->bi_err = buddyinfo_parse(path, &r->bi);
+	}
 }
 
 static void readings_free(struct readings *r)
 {
 	proc_fields_free(&r->vmstat);
 	zoneinfo_free(&r->zi);
+	buddyinfo_free(&r->bi);
+}
+
+/* a vmstat field, or the sum of those of a prefix ("allocstall_*") */
+static int vmstat_value(const struct proc_fields *pf, const char *field,
+			int64_t *v)
+{
+	size_t n = strlen(field);
+	bool any = false;
+	int i;
+
+	if (!n || field[n - 1] != FIELD_PREFIX_MARK)
+		return proc_field_find(pf, field, v);
+	*v = 0;
+	for (i = 0; i < pf->n; i++) {
+		if (strncmp(pf->f[i].name, field, n - 1))
+			continue;
+		*v += pf->f[i].v;
+		any = true;
+	}
+	return any ? 0 : -ENOENT;
 }
 
 /* node 0's index of a zone name: the index the BPF side keys zones by */
@@ -155,7 +188,7 @@ static int machine_value(const struct sampler *s, const struct readings *r,
 	case SRC_VMSTAT:
 		return r->vmstat_err ?
 			       -ENOENT :
-			       proc_field_find(&r->vmstat, d->sample.field, v);
+			       vmstat_value(&r->vmstat, d->sample.field, v);
 	case SRC_PROG:
 		return s->prog ? s->prog(s->prog_ctx, d->sample.field, v) :
 				 -ENOENT;
@@ -182,16 +215,54 @@ static bool counted(struct sampler *s, int cell, int64_t raw, int64_t *inc)
 	return true;
 }
 
+/* a reading of zone (-1: the machine) and order (-1: none) into out */
 static void put(struct sampler *s, struct samples *out,
-		const struct fig_desc *d, int zone, int64_t raw)
+		const struct fig_desc *d, int zone, int order, int64_t raw)
 {
-	int cell = sample_cell_base(d) + (zone < 0 ? 0 : zone + 1);
+	int cell = sample_cell_base(d) +
+		   (zone < 0  ? 0 :
+		    order < 0 ? sample_zone_cell(zone) :
+				sample_order_cell(zone, order));
 	int64_t v = raw;
 
 	if (d->sample.kind == SAMPLE_COUNTER && !counted(s, cell, raw, &v))
 		return;
-	if (out)
+	if (!out)
+		return;
+	if (order < 0)
 		samples_set(out, d, zone, v);
+	else
+		samples_set_order(out, d, zone, order, v);
+}
+
+/* free blocks of every zone and order, zones summed over nodes */
+static bool take_buddy(struct sampler *s, const struct readings *r,
+		       struct samples *out, const struct fig_desc *d)
+{
+	int64_t sum[SAMPLE_ZONES][SAMPLE_ORDERS] = { { 0 } };
+	bool have[SAMPLE_ZONES][SAMPLE_ORDERS] = { { false } }, any = false;
+	int i, z, o;
+
+	if (r->bi_err || r->zi_err)
+		return false;
+	for (i = 0; i < r->bi.nr_zones; i++) {
+		const struct buddy_zone *bz = &r->bi.zones[i];
+
+		z = zone_index(&r->zi, bz->name);
+		for (o = 0; z >= 0 && o < bz->nr_orders && o < SAMPLE_ORDERS;
+		     o++) {
+			sum[z][o] += bz->free[o];
+			have[z][o] = true;
+		}
+	}
+	for (z = 0; z < SAMPLE_ZONES; z++)
+		for (o = 0; o < SAMPLE_ORDERS; o++) {
+			if (!have[z][o])
+				continue;
+			put(s, out, d, z, o, sum[z][o]);
+			any = true;
+		}
+	return any;
 }
 
 /* every row from r into out (NULL: only start the counters) */
@@ -208,17 +279,21 @@ static void take(struct sampler *s, const struct readings *r,
 		if (d->type != FIG_SAMPLED)
 			continue;
 		any = false;
-		if (d->sample.per_zone && d->sample.src == SRC_ZONEINFO &&
-		    !r->zi_err) {
+		if (d->sample.scope == SCOPE_ZONE_ORDER &&
+		    d->sample.src == SRC_BUDDYINFO) {
+			any = take_buddy(s, r, out, d);
+		} else if (d->sample.scope == SCOPE_ZONE &&
+			   d->sample.src == SRC_ZONEINFO && !r->zi_err) {
 			sample_zone_values(&r->zi, d->sample.field, zv, have);
 			for (z = 0; z < SAMPLE_ZONES; z++) {
 				if (!have[z])
 					continue;
-				put(s, out, d, z, zv[z]);
+				put(s, out, d, z, -1, zv[z]);
 				any = true;
 			}
-		} else if (!d->sample.per_zone && !machine_value(s, r, d, &v)) {
-			put(s, out, d, -1, v);
+		} else if (d->sample.scope == SCOPE_MACHINE &&
+			   !machine_value(s, r, d, &v)) {
+			put(s, out, d, -1, -1, v);
 			any = true;
 		}
 		if (fa && i < FIGTAB_MAX)

@@ -49,44 +49,79 @@ static void reading(struct sample_cell *c, int64_t v)
 void samples_set(struct samples *s, const struct fig_desc *d, int zone,
 		 int64_t v)
 {
-	struct sample_cell *c =
-		cell_of(s, d, d->sample.per_zone ? zone + 1 : 0);
+	struct sample_cell *c;
 
-	if (c && (zone < 0) == !d->sample.per_zone)
+	if (d->sample.scope == SCOPE_MACHINE && zone < 0)
+		c = cell_of(s, d, 0);
+	else if (d->sample.scope == SCOPE_ZONE && zone >= 0 &&
+		 zone < SAMPLE_ZONES)
+		c = cell_of(s, d, sample_zone_cell(zone));
+	else
+		return;
+	if (c)
+		reading(c, v);
+}
+
+void samples_set_order(struct samples *s, const struct fig_desc *d, int zone,
+		       int order, int64_t v)
+{
+	struct sample_cell *c;
+
+	if (d->sample.scope != SCOPE_ZONE_ORDER || zone < 0 ||
+	    zone >= SAMPLE_ZONES || order < 0 || order >= SAMPLE_ORDERS)
+		return;
+	c = cell_of(s, d, sample_order_cell(zone, order));
+	if (c)
 		reading(c, v);
 }
 
 /*
- * A zone that was not read stays out of the sum; a sum no zone has is
- * absent. Sums past INT64_MAX are no real zone's: absent as well.
+ * The readings of cells first..first + n - 1 (stride apart) into cell
+ * into: a cell that was not read stays out of the sum, a sum no cell has
+ * is absent, and so is one past INT64 (no real zone has it).
  */
+static void sum_cells(struct samples *s, const struct fig_desc *d, int into,
+		      int first, int n, int stride)
+{
+	struct sample_cell *all = cell_of(s, d, into);
+	int64_t sum = 0;
+	bool any = false, over = false;
+	int k;
+
+	if (!all)
+		return;
+	for (k = 0; k < n; k++) {
+		const struct sample_cell *c = cell_of(s, d, first + k * stride);
+
+		if (!c || !c->n)
+			continue;
+		if ((c->last > 0 && sum > INT64_MAX - c->last) ||
+		    (c->last < 0 && sum < INT64_MIN - c->last))
+			over = true;
+		else
+			sum += c->last;
+		any = true;
+	}
+	memset(all, 0, sizeof(*all));
+	if (any && !over)
+		reading(all, sum);
+}
+
 void samples_sum_zones(struct samples *s)
 {
 	int i, z;
 
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
-		struct sample_cell *all = cell_of(s, d, 0);
-		int64_t sum = 0;
-		bool any = false, over = false;
 
-		if (d->type != FIG_SAMPLED || !d->sample.per_zone || !all)
+		if (d->type != FIG_SAMPLED || d->sample.scope == SCOPE_MACHINE)
 			continue;
-		for (z = 0; z < SAMPLE_ZONES; z++) {
-			const struct sample_cell *c = cell_of(s, d, z + 1);
-
-			if (!c || !c->n)
-				continue;
-			if ((c->last > 0 && sum > INT64_MAX - c->last) ||
-			    (c->last < 0 && sum < INT64_MIN - c->last))
-				over = true;
-			else
-				sum += c->last;
-			any = true;
-		}
-		memset(all, 0, sizeof(*all));
-		if (any && !over)
-			reading(all, sum);
+		for (z = 0;
+		     d->sample.scope == SCOPE_ZONE_ORDER && z < SAMPLE_ZONES;
+		     z++)
+			sum_cells(s, d, sample_zone_cell(z),
+				  sample_order_cell(z, 0), SAMPLE_ORDERS, 1);
+		sum_cells(s, d, 0, sample_zone_cell(0), SAMPLE_ZONES, 1);
 	}
 }
 

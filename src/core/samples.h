@@ -35,16 +35,20 @@ void samples_clear(struct samples *s);
 
 /*
  * One interval's reading of figure d: machine-wide in cell 0 (zone -1),
- * or zone z's. samples_sum_zones() then makes each per-zone figure's
- * cell 0 from its zones.
+ * zone z's, or zone z's order o (a SCOPE_ZONE_ORDER figure).
+ * samples_sum_zones() then sums orders into their zone and zones into
+ * cell 0; a reading that does not fit d's scope is dropped.
  */
 void samples_set(struct samples *s, const struct fig_desc *d, int zone,
 		 int64_t v);
+void samples_set_order(struct samples *s, const struct fig_desc *d, int zone,
+		       int order, int64_t v);
 void samples_sum_zones(struct samples *s);
 /* dst += src: a run's cells from its intervals' */
 void samples_add(struct samples *dst, const struct samples *src);
 
-/* figure d's cell: 0 the figure (or its zones' sum), 1 + z zone z */
+/* figure d's cell: 0 the figure (or its zones' sum), sample_zone_cell(),
+ * sample_order_cell() */
 const struct sample_cell *samples_cell(const struct samples *s,
 				       const struct fig_desc *d, int cell);
 /* whether the cell was read at all */

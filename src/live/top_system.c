@@ -9,7 +9,7 @@
 #include "samples.h"
 #include "top.h"
 
-#define SYS_KEY_W 16
+#define SYS_KEY_W 24
 #define SYS_VAL_W 9
 /* "  Normal 1.2M": a zone's share of a pane line */
 #define SYS_ZONE_W 8
@@ -98,11 +98,13 @@ static void pane_line(struct top_frame *f, const struct top_ctx *c,
 	value_text(num, SYS_VAL_W, d, fd, 0);
 	n = snprintf(buf, sizeof(buf), "  %-*s %*s %-5s", SYS_KEY_W, fd->key,
 		     SYS_VAL_W, num, fd->sample.unit);
-	for (z = 0; fd->sample.per_zone && z < SAMPLE_ZONES; z++) {
-		if (!sample_present(samples_cell(&d->snap->smp, fd, z + 1)) ||
+	for (z = 0; fd->sample.scope != SCOPE_MACHINE && z < SAMPLE_ZONES;
+	     z++) {
+		if (!sample_present(samples_cell(&d->snap->smp, fd,
+						 sample_zone_cell(z))) ||
 		    n >= (int)sizeof(buf))
 			continue;
-		value_text(num, SYS_ZONE_W, d, fd, z + 1);
+		value_text(num, SYS_ZONE_W, d, fd, sample_zone_cell(z));
 		n += snprintf(buf + n, sizeof(buf) - n, "  %s %s",
 			      top_zone_label(c, z), num);
 	}

@@ -53,9 +53,10 @@
 /* bounds of the dimensions a reader accepts */
 #define REC_MAX_DIM 64
 #define REC_MAX_COUNTERS 256
-/* sampled series a header may name, and values a series may have */
+/* sampled series a header may name, and their zones and orders at most */
 #define REC_MAX_SERIES 256
-#define REC_MAX_SERIES_CELLS 64
+#define REC_MAX_SERIES_ZONES 64
+#define REC_MAX_SERIES_ORDERS 64
 /* a sampled value the interval did not have */
 #define REC_SAMPLE_ABSENT INT64_MIN
 
@@ -98,11 +99,13 @@ struct rec_header {
 	/*
 	 * Sampled series (1.3+), in the order of a samples chunk's values:
 	 * the file's series i is this build's figure series_fig[i] (-1:
-	 * unknown, skipped) and has series_cells[i] values an interval.
+	 * unknown, skipped); it has a value for each of series_zones[i]
+	 * zones (0: one value), each of series_orders[i] orders (0: none).
 	 */
 	int nr_series;
 	int series_fig[REC_MAX_SERIES];
-	uint32_t series_cells[REC_MAX_SERIES];
+	uint32_t series_zones[REC_MAX_SERIES];
+	uint32_t series_orders[REC_MAX_SERIES];
 	/* 1.1, 1.2: the file's counter i is now sampled figure cnt_series[i] */
 	int cnt_series[REC_MAX_COUNTERS];
 	/*

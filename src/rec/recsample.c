@@ -19,14 +19,33 @@
 #define SAMPLES_FIXED_LEN 12
 #define SERIES_NAME_LEN 64
 
-/* values a series keeps an interval: its zones, or the one value */
-static uint32_t own_cells(const struct fig_desc *d)
+/* a series' shape: zones (0: machine-wide) and orders (0: none) */
+static void own_shape(const struct fig_desc *d, uint32_t *zones,
+		      uint32_t *orders)
 {
-	return d->sample.per_zone ? SAMPLE_ZONES : 1;
+	*zones = d->sample.scope == SCOPE_MACHINE ? 0 : SAMPLE_ZONES;
+	*orders = d->sample.scope == SCOPE_ZONE_ORDER ? SAMPLE_ORDERS : 0;
+}
+
+/* values a series of that shape keeps an interval */
+static uint32_t shape_values(uint32_t zones, uint32_t orders)
+{
+	return !zones ? 1 : orders ? zones * orders : zones;
+}
+
+/* the cell value k of a series of that shape goes to */
+static int own_cell(uint32_t k, uint32_t zones, uint32_t orders)
+{
+	if (!zones)
+		return 0;
+	if (!orders)
+		return sample_zone_cell((int)k);
+	return sample_order_cell((int)(k / orders), (int)(k % orders));
 }
 
 void rec_series_encode(struct rbuf *b, const struct rec_header *h, uint16_t tag)
 {
+	uint32_t zones, orders;
 	size_t off;
 	int i;
 
@@ -35,9 +54,11 @@ void rec_series_encode(struct rbuf *b, const struct rec_header *h, uint16_t tag)
 
 		if (d->type != FIG_SAMPLED || !h->f.sampled[i])
 			continue;
+		own_shape(d, &zones, &orders);
 		off = tlv_begin(b, tag);
 		rb_u32(b, d->sample.kind);
-		rb_u32(b, own_cells(d));
+		rb_u32(b, zones);
+		rb_u32(b, orders);
 		rb_str(b, d->key);
 		rb_str(b, sample_src_name(d->sample.src));
 		rb_str(b, d->sample.field);
@@ -50,25 +71,33 @@ int rec_series_decode(struct rcur *c, struct rec_header *h)
 {
 	char key[SERIES_NAME_LEN], skip[SERIES_NAME_LEN];
 	const struct fig_desc *d;
-	uint32_t kind, cells;
+	uint32_t kind, zones, orders;
 	int i;
 
 	kind = rc_u32(c);
-	cells = rc_u32(c);
+	zones = rc_u32(c);
+	orders = rc_u32(c);
 	rc_str(c, key, sizeof(key));
 	rc_str(c, skip, sizeof(skip)); /* source, field, unit: for readers */
 	rc_str(c, skip, sizeof(skip));
 	rc_str(c, skip, sizeof(skip));
-	if (c->bad || !cells || cells > REC_MAX_SERIES_CELLS ||
+	if (c->bad || zones > REC_MAX_SERIES_ZONES ||
+	    orders > REC_MAX_SERIES_ORDERS || (orders && !zones) ||
 	    h->nr_series >= REC_MAX_SERIES)
 		return -EBADMSG;
 	d = fig_find(key);
-	/* a key that names something else in this build is not this series */
-	if (d && (d->type != FIG_SAMPLED || d->sample.kind != kind))
+	/*
+	 * a key that names something else in this build, or another kind or
+	 * scope of figure, is not this series
+	 */
+	if (d && (d->type != FIG_SAMPLED || d->sample.kind != kind ||
+		  (d->sample.scope == SCOPE_MACHINE) != !zones ||
+		  (d->sample.scope == SCOPE_ZONE_ORDER) != !!orders))
 		d = NULL;
 	i = h->nr_series++;
 	h->series_fig[i] = d ? fig_index(d) : -1;
-	h->series_cells[i] = cells;
+	h->series_zones[i] = zones;
+	h->series_orders[i] = orders;
 	if (d && fig_index(d) < FIGTAB_MAX)
 		h->f.sampled[fig_index(d)] = true;
 	return 0;
@@ -91,13 +120,14 @@ int rec_samples_encode(struct rbuf *b, const struct rec_writer *w, uint32_t seq,
 	rb_u32(b, 0);
 	for (i = 0; i < nr_figs && i < FIGTAB_MAX; i++) {
 		const struct fig_desc *d = &fig_table[i];
-		int first = d->sample.per_zone ? 1 : 0;
+		uint32_t zones, orders;
 
 		if (d->type != FIG_SAMPLED || !w->series[i])
 			continue;
-		for (k = 0; k < own_cells(d); k++, n++) {
-			const struct sample_cell *c =
-				samples_cell(&s->smp, d, first + (int)k);
+		own_shape(d, &zones, &orders);
+		for (k = 0; k < shape_values(zones, orders); k++, n++) {
+			const struct sample_cell *c = samples_cell(
+				&s->smp, d, own_cell(k, zones, orders));
 
 			rb_u64(b, sample_present(c) ?
 					  (uint64_t)c->last :
@@ -121,7 +151,7 @@ int rec_samples_decode(const unsigned char *p, size_t len,
 	*seq = rc_u32(&c);
 	n = rc_u32(&c);
 	for (i = 0; i < h->nr_series; i++)
-		want += h->series_cells[i];
+		want += shape_values(h->series_zones[i], h->series_orders[i]);
 	if (c.bad || fixed < SAMPLES_FIXED_LEN || fixed > len || n != want ||
 	    (uint64_t)n * REC_VALUE_SIZE != len - fixed)
 		return -EBADMSG;
@@ -133,14 +163,21 @@ int rec_samples_decode(const unsigned char *p, size_t len,
 				&fig_table[h->series_fig[i]] :
 				NULL;
 
-		for (k = 0; k < h->series_cells[i]; k++) {
-			int64_t v = (int64_t)rc_u64(&c);
+		uint32_t zs = h->series_zones[i], os = h->series_orders[i];
 
-			/* a newer writer's zones past ours are dropped */
-			if (!d || v == REC_SAMPLE_ABSENT || k >= own_cells(d))
+		for (k = 0; k < shape_values(zs, os); k++) {
+			int64_t v = (int64_t)rc_u64(&c);
+			int z = zs ? (int)(os ? k / os : k) : -1;
+			int o = os ? (int)(k % os) : -1;
+
+			/* a newer writer's zones and orders past ours drop */
+			if (!d || v == REC_SAMPLE_ABSENT || z >= SAMPLE_ZONES ||
+			    o >= SAMPLE_ORDERS)
 				continue;
-			samples_set(&s->smp, d,
-				    d->sample.per_zone ? (int)k : -1, v);
+			if (o < 0)
+				samples_set(&s->smp, d, z, v);
+			else
+				samples_set_order(&s->smp, d, z, o, v);
 		}
 	}
 	samples_sum_zones(&s->smp);

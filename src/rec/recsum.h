@@ -80,7 +80,7 @@ struct rec_metric {
 	bool bound; /* a log2 bucket bound ("<="), not a count */
 };
 
-#define REC_MAX_METRICS 128
+#define REC_MAX_METRICS 256
 /*
  * s's figures, every one that s or other (NULL: none) measured, in
  * figtab's order: two recordings' lists line up for a diff.

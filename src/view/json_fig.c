@@ -173,6 +173,22 @@ static void json_cell(struct json_writer *w, const char *key,
 		json_null(w, key);
 }
 
+/* "orders": a zone's value at each order, up to its last read one */
+static void json_orders(struct json_writer *w, const struct fig_desc *d,
+			const struct samples *s, int z)
+{
+	int o, last = -1;
+
+	for (o = 0; o < SAMPLE_ORDERS; o++)
+		if (sample_present(samples_cell(s, d, sample_order_cell(z, o))))
+			last = o;
+	json_arr_begin(w, "orders");
+	for (o = 0; o <= last; o++)
+		json_cell(w, NULL, d,
+			  samples_cell(s, d, sample_order_cell(z, o)));
+	json_arr_end(w);
+}
+
 /*
  * A sampled figure: where it was read, its value (a counter's increase,
  * a gauge's level), a gauge's peak and mean over the span, a counter's
@@ -197,17 +213,19 @@ static void json_sampled(struct json_writer *w, const struct fig_desc *d,
 		json_int(w, "peak", c->peak);
 		json_double(w, "mean", sample_mean(c));
 	}
-	if (d->sample.per_zone) {
+	if (d->sample.scope != SCOPE_MACHINE) {
 		json_arr_begin(w, "zones");
 		for (z = 0; z < SAMPLE_ZONES; z++) {
 			const struct sample_cell *zc =
-				samples_cell(s, d, z + 1);
+				samples_cell(s, d, sample_zone_cell(z));
 
 			if (!sample_present(zc))
 				continue;
 			json_obj_begin(w, NULL);
 			json_str(w, "zone", facts_zone_name(fa, z));
 			json_cell(w, "value", d, zc);
+			if (d->sample.scope == SCOPE_ZONE_ORDER)
+				json_orders(w, d, s, z);
 			json_obj_end(w);
 		}
 		json_arr_end(w);

@@ -147,8 +147,34 @@ static unsigned long long hist_sum(int h, const struct figures *t)
 }
 
 /*
+ * One sample of a per-zone figure: zone z (o < 0), or its order o; a
+ * per-order figure gives its orders only (a zone's is their sum)
+ */
+static void zone_sample(FILE *f, const struct fig_desc *d,
+			const struct facts *fa, const struct samples *s,
+			const char *name, int z, int o)
+{
+	bool counter = d->sample.kind == SAMPLE_COUNTER;
+	const struct sample_cell *c;
+
+	if ((o >= 0) != (d->sample.scope == SCOPE_ZONE_ORDER))
+		return;
+	c = samples_cell(s, d,
+			 o < 0 ? sample_zone_cell(z) : sample_order_cell(z, o));
+	if (!sample_present(c))
+		return;
+	fprintf(f, "%s{zone=\"", name);
+	put_label(f, facts_zone_name(fa, z));
+	if (o >= 0)
+		fprintf(f, "\",order=\"%d", o);
+	fprintf(f, counter ? "\",estimated=\"false\"} %lld\n" : "\"} %lld\n",
+		(long long)sample_value(d, c));
+}
+
+/*
  * A sampled figure: a counter's total since start (prom_total), or a
- * gauge's last level (prom_gauge), with a zone label per zone.
+ * gauge's last level (prom_gauge), with a zone label per zone (and an
+ * order label per order).
  */
 static void write_sampled(FILE *f, const struct fig_desc *d,
 			  const struct facts *fa, const struct samples *s)
@@ -156,13 +182,13 @@ static void write_sampled(FILE *f, const struct fig_desc *d,
 	bool counter = d->sample.kind == SAMPLE_COUNTER;
 	const char *name = counter ? d->prom_total : d->prom_gauge;
 	const struct sample_cell *c;
-	int z;
+	int z, o;
 
 	if (!name)
 		return;
 	head(f, name, counter ? "counter" : "gauge",
 	     counter ? d->prom_total_help : d->prom_gauge_help);
-	if (!d->sample.per_zone) {
+	if (d->sample.scope == SCOPE_MACHINE) {
 		c = samples_cell(s, d, 0);
 		if (!sample_present(c))
 			return;
@@ -172,17 +198,9 @@ static void write_sampled(FILE *f, const struct fig_desc *d,
 			name, (long long)sample_value(d, c));
 		return;
 	}
-	for (z = 0; z < SAMPLE_ZONES; z++) {
-		c = samples_cell(s, d, z + 1);
-		if (!sample_present(c))
-			continue;
-		fprintf(f, "%s{zone=\"", name);
-		put_label(f, facts_zone_name(fa, z));
-		fprintf(f,
-			counter ? "\",estimated=\"false\"} %lld\n" :
-				  "\"} %lld\n",
-			(long long)sample_value(d, c));
-	}
+	for (z = 0; z < SAMPLE_ZONES; z++)
+		for (o = -1; o < SAMPLE_ORDERS; o++)
+			zone_sample(f, d, fa, s, name, z, o);
 }
 
 /*

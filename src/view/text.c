@@ -10,6 +10,8 @@
 #define HIST_BOUND_WIDTH 10
 #define HIST_UNIT_WIDTH 19
 #define HIST_UNIT_INDENT 5
+/* the longest sampled figure's key: workingset_refault_file */
+#define SAMPLED_KEY_W 24
 
 static const char *mark(bool estimated)
 {
@@ -177,19 +179,43 @@ void text_by_mt(FILE *out, const struct facts *fa, const struct figures *f,
 	fputc('\n', out);
 }
 
-/* " (DMA 0, Normal 60568)": a per-zone figure's zones, last values */
+/* " [12010 8689 ...]": a zone's values order by order */
+static void orders(FILE *out, const struct fig_desc *d, const struct samples *s,
+		   int z)
+{
+	int o, n = 0;
+
+	for (o = 0; o < SAMPLE_ORDERS; o++) {
+		const struct sample_cell *c =
+			samples_cell(s, d, sample_order_cell(z, o));
+
+		if (sample_present(c))
+			fprintf(out, "%s%lld", n++ ? " " : " [",
+				(long long)sample_value(d, c));
+	}
+	if (n)
+		fputc(']', out);
+}
+
+/*
+ * " (DMA 0, Normal 60568)": a per-zone figure's zones, last values, and
+ * a per-order one's orders
+ */
 static void zones(FILE *out, const struct facts *fa, const struct fig_desc *d,
 		  const struct samples *s)
 {
 	int z, n = 0;
 
-	for (z = 0; d->sample.per_zone && z < SAMPLE_ZONES; z++) {
-		const struct sample_cell *c = samples_cell(s, d, z + 1);
+	for (z = 0; d->sample.scope != SCOPE_MACHINE && z < SAMPLE_ZONES; z++) {
+		const struct sample_cell *c =
+			samples_cell(s, d, sample_zone_cell(z));
 
 		if (!sample_present(c))
 			continue;
 		fprintf(out, "%s%s %lld", n++ ? ", " : " (",
 			facts_zone_name(fa, z), (long long)sample_value(d, c));
+		if (d->sample.scope == SCOPE_ZONE_ORDER)
+			orders(out, d, s, z);
 	}
 	if (n)
 		fputc(')', out);
@@ -204,19 +230,23 @@ static void sampled_row(FILE *out, const struct facts *fa,
 	int64_t v = sample_value(d, c);
 
 	if (!sample_present(c))
-		fprintf(out, "  %-16s %12s", d->key, "-");
+		fprintf(out, "  %-*s %12s", SAMPLED_KEY_W, d->key, "-");
 	else if (counter)
-		fprintf(out, "  %-16s %12lld %s, %.1f/s", d->key, (long long)v,
-			d->sample.unit, secs > 0 ? (double)v / secs : 0.0);
+		fprintf(out, "  %-*s %12lld %s, %.1f/s", SAMPLED_KEY_W, d->key,
+			(long long)v, d->sample.unit,
+			secs > 0 ? (double)v / secs : 0.0);
 	else if (span == TEXT_RUN)
-		fprintf(out, "  %-16s %12lld %s, peak %lld, mean %.0f", d->key,
-			(long long)v, d->sample.unit, (long long)c->peak,
-			sample_mean(c));
+		fprintf(out, "  %-*s %12lld %s, peak %lld, mean %.0f",
+			SAMPLED_KEY_W, d->key, (long long)v, d->sample.unit,
+			(long long)c->peak, sample_mean(c));
 	else
-		fprintf(out, "  %-16s %12lld %s", d->key, (long long)v,
-			d->sample.unit);
+		fprintf(out, "  %-*s %12lld %s", SAMPLED_KEY_W, d->key,
+			(long long)v, d->sample.unit);
 	zones(out, fa, d, s);
-	fprintf(out, ": %s\n", d->title);
+	/* an interval's lines stay short; a run's say what each figure is */
+	if (span == TEXT_RUN)
+		fprintf(out, ": %s", d->title);
+	fputc('\n', out);
 }
 
 void text_sampled(FILE *out, const struct facts *fa, const struct samples *s,

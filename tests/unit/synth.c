@@ -73,7 +73,7 @@ void synth_facts(struct facts *f, enum probe_mode mode, bool cross_check)
 
 void synth_samples(struct samples *s, unsigned int seed)
 {
-	int i, z;
+	int i, z, o;
 
 	samples_clear(s);
 	for (i = 0; i < nr_figs; i++) {
@@ -82,10 +82,14 @@ void synth_samples(struct samples *s, unsigned int seed)
 
 		if (d->type != FIG_SAMPLED)
 			continue;
-		if (!d->sample.per_zone)
+		if (d->sample.scope == SCOPE_MACHINE)
 			samples_set(s, d, -1, v);
-		for (z = 0; d->sample.per_zone && z < 2; z++)
+		for (z = 0; d->sample.scope == SCOPE_ZONE && z < 2; z++)
 			samples_set(s, d, z, v + z + 1);
+		/* orders 0..2 of zones 0 and 1 */
+		for (z = 0; d->sample.scope == SCOPE_ZONE_ORDER && z < 2; z++)
+			for (o = 0; o < 3; o++)
+				samples_set_order(s, d, z, o, v + z * 10 + o);
 	}
 	samples_sum_zones(s);
 }

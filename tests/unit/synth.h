@@ -21,8 +21,9 @@ void synth_facts(struct facts *f, enum probe_mode mode, bool cross_check);
 void synth_figures(struct figures *f, unsigned int seed);
 /*
  * every sampled figure's cells: cell 0 of figure i (machine-wide) is
- * 10000 * (i + 1) + seed; a per-zone figure has zones 0 and 1 at that
- * plus 1 and 2, and their sum in cell 0. s must be allocated.
+ * v = 10000 * (i + 1) + seed; a per-zone figure has zones 0 and 1 at v + 1
+ * and v + 2, a per-order one orders 0..2 of them at v + 10 * zone + order;
+ * sums in the zones' cells and cell 0. s must be allocated.
  */
 void synth_samples(struct samples *s, unsigned int seed);
 /* a summary of 3 intervals over synth_facts/figures, with a command */

@@ -55,8 +55,13 @@ static void test_figures_refer_to_real_counters(void)
 			CHECK(d->sample.kind == SAMPLE_COUNTER ?
 				      d->prom_total && !d->prom_gauge :
 				      d->prom_gauge && !d->prom_total);
-			CHECK(!d->sample.per_zone ||
+			CHECK(d->sample.scope != SCOPE_ZONE ||
 			      d->sample.src == SRC_ZONEINFO);
+			CHECK((d->sample.scope == SCOPE_ZONE_ORDER) ==
+			      (d->sample.src == SRC_BUDDYINFO));
+			CHECK(d->sample.scope != SCOPE_MACHINE ||
+			      d->sample.src == SRC_VMSTAT ||
+			      d->sample.src == SRC_PROG);
 			CHECK(!(d->flags & ~FIG_TL_VALUE));
 			continue;
 		}
@@ -178,7 +183,8 @@ static void test_sample_layout(void)
 		  .pages = -1,
 		  .hist = -1,
 		  .total = -1,
-		  .sample = { SRC_VMSTAT, "a", SAMPLE_COUNTER, false, "x" } },
+		  .sample = { SRC_VMSTAT, "a", SAMPLE_COUNTER, SCOPE_MACHINE,
+			      "x" } },
 		{ .key = "b",
 		  .type = FIG_SAMPLED,
 		  .probe = -1,
@@ -186,7 +192,8 @@ static void test_sample_layout(void)
 		  .pages = -1,
 		  .hist = -1,
 		  .total = -1,
-		  .sample = { SRC_ZONEINFO, "b", SAMPLE_GAUGE, true, "x" } },
+		  .sample = { SRC_ZONEINFO, "b", SAMPLE_GAUGE, SCOPE_ZONE,
+			      "x" } },
 	};
 	static const struct fig_desc bad[] = {
 		{ .key = "no_field", .type = FIG_SAMPLED },

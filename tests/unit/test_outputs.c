@@ -290,9 +290,12 @@ static void prom_in(enum probe_mode mode)
 			/* a line per zone, or one for the machine */
 			snprintf(k, sizeof(k), "\n%s%s",
 				 d->prom_total ? d->prom_total : d->prom_gauge,
-				 d->sample.per_zone ? "{zone=\"Normal\"" :
-				 d->prom_total	    ? "{" :
-						      " ");
+				 d->sample.scope == SCOPE_ZONE_ORDER ?
+					 "{zone=\"Normal\",order=\"2\"" :
+				 d->sample.scope == SCOPE_ZONE ?
+					 "{zone=\"Normal\"" :
+				 d->prom_total ? "{" :
+						 " ");
 			CHECK_HAS(t, k, "--prom");
 			continue;
 		}

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The promise of the figure table: a figure sampled from /proc is one row
- * and nothing else. This test adds one row to the table (compact_stall
- * of /proc/vmstat, placed on the live view's header), samples it from two
- * fixture readings (10, then 17), and looks for its 7 in every output:
+ * and nothing else. This test adds one row to the table (pgfault of
+ * /proc/vmstat, placed on the live view's header), samples it from two
+ * fixture readings (1000, then 1007), and looks for its 7 in every output:
  * stat's text and JSON, the live view, a recording written and read back,
  * report's text, JSON and HTML, diff's text, JSON and HTML, and --prom.
  * The same search on the built-in table, without the row, must miss it in
@@ -26,7 +26,7 @@
 #include "top.h"
 #include "unit.h"
 
-#define KEY "compact_stall"
+#define KEY "pgfault"
 #define INCREASE 7
 #define NR_OUTPUTS 11
 #define ROOT_LEN 256
@@ -34,18 +34,18 @@
 
 static const struct fig_desc extra = {
 	.key = KEY,
-	.title = "direct compaction stalls",
+	.title = "page faults",
 	.type = FIG_SAMPLED,
 	.probe = -1,
 	.events = -1,
 	.pages = -1,
 	.hist = -1,
 	.total = -1,
-	.sample = { SRC_VMSTAT, "compact_stall", SAMPLE_COUNTER, false,
-		    "stalls" },
+	.sample = { SRC_VMSTAT, "pgfault", SAMPLE_COUNTER, SCOPE_MACHINE,
+		    "faults" },
 	.live = LIVE_HEADER,
-	.prom_total = "pcptop_test_compact_stall_total",
-	.prom_total_help = "Direct compaction stalls (a unit test's row).",
+	.prom_total = "pcptop_test_pgfault_total",
+	.prom_total_help = "Page faults (a unit test's row).",
 };
 
 static int copy_file(const char *from, const char *to)
@@ -188,7 +188,7 @@ static void check_live(struct run *r, struct misses *m)
 	prom_write(capture_open(&c), &ps, &r->f, 1.0);
 	miss(m,
 	     strstr(capture_text(&c),
-		    "\npcptop_test_compact_stall_total{estimated=\"false\"} 7\n"),
+		    "\npcptop_test_pgfault_total{estimated=\"false\"} 7\n"),
 	     "--prom");
 	capture_free(&c);
 	prom_free(&ps);
@@ -212,6 +212,17 @@ static void check_live(struct run *r, struct misses *m)
 	top_data_free(&d);
 }
 
+/* the HTML table row of the figure holds text, before its </tr> */
+static bool html_row_has(const char *html, const char *text)
+{
+	const char *row = strstr(html,
+				 "<th style=\"text-align:left\">" KEY "</th>"),
+		   *end = row ? strstr(row, "</tr>") : NULL, *at;
+
+	at = row ? strstr(row, text) : NULL;
+	return at && end && at < end;
+}
+
 static void check_recorded(struct run *r, struct misses *m)
 {
 	const struct fig_desc *d = fig_find(KEY);
@@ -232,11 +243,7 @@ static void check_recorded(struct run *r, struct misses *m)
 	     "report --json");
 	capture_free(&c);
 	report_html(capture_open(&c), s);
-	miss(m,
-	     strstr(capture_text(&c),
-		    "<th style=\"text-align:left\">" KEY "</th>") &&
-		     strstr(capture_text(&c), "total 7 "),
-	     "report --html");
+	miss(m, html_row_has(capture_text(&c), "total 7 "), "report --html");
 	capture_free(&c);
 	diff_text(capture_open(&c), s, s);
 	miss(m, row_with(capture_text(&c), "  " KEY ".total ", INCREASE),
