@@ -76,6 +76,9 @@ static int make_root(char *root, const char *vmstat)
 	snprintf(path, sizeof(path), "%s/proc/zoneinfo", root);
 	if (copy_file(fixture("zoneinfo-6.18"), path))
 		return -1;
+	snprintf(path, sizeof(path), "%s/proc/buddyinfo", root);
+	if (copy_file(fixture("buddyinfo-6.18"), path))
+		return -1;
 	snprintf(path, sizeof(path), "%s/proc/vmstat", root);
 	return copy_file(fixture(vmstat), path);
 }
@@ -137,6 +140,8 @@ static void run_free(struct run *r)
 	snprintf(path, sizeof(path), "%s/proc/vmstat", r->root);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/proc/zoneinfo", r->root);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/proc/buddyinfo", r->root);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/proc", r->root);
 	rmdir(path);
@@ -299,7 +304,48 @@ static void test_one_sampled_row_reaches_every_output(void)
 	CHECK_EQ_INT(outputs_missing(&m), NR_OUTPUTS);
 }
 
+/*
+ * The built-in rows through the same path: a per-order figure's cells
+ * (buddyinfo), a prefix sum of vmstat fields (allocstall_*), a counter's
+ * increase (compact_stall 10 -> 17) and zoneinfo's zone lines come back
+ * from the recording as they were sampled.
+ */
+static void test_builtin_rows_round_trip(void)
+{
+	const struct fig_desc *b = fig_find("buddy_free");
+	const struct fig_desc *cs = fig_find("compact_stall");
+	const struct fig_desc *st = fig_find("allocstall");
+	const struct fig_desc *zmin = fig_find("zone_min");
+	const struct samples *t;
+	struct run r;
+
+	REQUIRE(b && cs && st && zmin);
+	memset(&r, 0, sizeof(r));
+	if (sample_and_record(&r)) {
+		unit_fail(__FILE__, __LINE__, "sampling and recording failed");
+		run_free(&r);
+		return;
+	}
+	t = &r.sum.total_smp;
+	/* Normal is node 0's zone 2; buddyinfo-6.18's order 0 and 10 */
+	CHECK_EQ_INT(sample_value(b,
+				  samples_cell(t, b, sample_order_cell(2, 0))),
+		     6106);
+	CHECK_EQ_INT(sample_value(b,
+				  samples_cell(t, b, sample_order_cell(2, 10))),
+		     800);
+	CHECK_EQ_INT(sample_value(b, samples_cell(t, b, sample_zone_cell(0))),
+		     5);
+	CHECK_EQ_INT(sample_value(cs, samples_cell(t, cs, 0)), 7);
+	CHECK(sample_present(samples_cell(t, st, 0)));
+	CHECK_EQ_INT(sample_value(zmin,
+				  samples_cell(t, zmin, sample_zone_cell(2))),
+		     7732);
+	run_free(&r);
+}
+
 const struct unit_test sampled_row_tests[] = {
 	TEST(test_one_sampled_row_reaches_every_output),
+	TEST(test_builtin_rows_round_trip),
 	TEST_END,
 };

@@ -134,10 +134,52 @@ static void test_samples_add(void)
 	samples_free(&b);
 }
 
+static void test_buddyinfo(void)
+{
+	struct buddyinfo bi;
+	int i;
+
+	REQUIRE(buddyinfo_parse(fixture("buddyinfo-6.18"), &bi) == 0);
+	REQUIRE(bi.nr_zones == 3);
+	CHECK_EQ_STR(bi.zones[2].name, "Normal");
+	CHECK_EQ_INT(bi.zones[2].node, 0);
+	CHECK_EQ_INT(bi.zones[2].nr_orders, 11);
+	for (i = 0; i < bi.nr_zones; i++)
+		CHECK(bi.zones[i].free[0] >= 0);
+	buddyinfo_free(&bi);
+	/* zoneinfo is no buddyinfo */
+	CHECK(buddyinfo_parse(fixture("zoneinfo-6.18"), &bi) == -EINVAL);
+}
+
+/* orders sum into their zone, zones into cell 0; out-of-range is dropped */
+static void test_orders_sum_up(void)
+{
+	const struct fig_desc *b = fig_find("buddy_free");
+	struct samples s;
+
+	REQUIRE(b && b->sample.scope == SCOPE_ZONE_ORDER);
+	REQUIRE(!samples_alloc(&s));
+	samples_set_order(&s, b, 2, 0, 100);
+	samples_set_order(&s, b, 2, 10, 5);
+	samples_set_order(&s, b, 1, 3, 7);
+	samples_set_order(&s, b, 1, SAMPLE_ORDERS, 1000);
+	samples_set(&s, b, 2, 999); /* a zone's cell is a sum, not read */
+	samples_sum_zones(&s);
+	CHECK_EQ_INT(sample_value(b, samples_cell(&s, b, sample_zone_cell(2))),
+		     105);
+	CHECK_EQ_INT(sample_value(b, samples_cell(&s, b, sample_zone_cell(1))),
+		     7);
+	CHECK_EQ_INT(sample_value(b, samples_cell(&s, b, 0)), 112);
+	CHECK(!sample_present(samples_cell(&s, b, sample_order_cell(2, 1))));
+	samples_free(&s);
+}
+
 const struct unit_test sampler_tests[] = {
 	TEST(test_zones_add_up_by_name),
 	TEST(test_sum_past_int64_is_absent),
 	TEST(test_vmstat_and_zone_lines),
 	TEST(test_samples_add),
+	TEST(test_buddyinfo),
+	TEST(test_orders_sum_up),
 	TEST_END,
 };
