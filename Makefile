@@ -114,6 +114,7 @@ inc_of = $(INC_$(firstword $(subst /, ,$(patsubst src/%,%,$(dir $(1)))) top))
 
 # what the unit tests link: no libbpf, no curses
 PURE_SRCS := $(CORE_SRCS) $(REC_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) src/cli.c \
+	src/kernel/btf_cache_key.c src/kernel/btf_relo.c \
 	src/kernel/attach_plan.c src/live/top_rows.c src/live/top_draw.c \
 	src/live/top_frame.c src/live/top_system.c
 UNIT_TESTS := $(wildcard tests/unit/*.c)

@@ -241,12 +241,32 @@ static void set_knobs(struct pcptop_bpf *skel,
 	}
 }
 
+/*
+ * Tracepoints as raw_tp twins: without the kernel's BTF, and wherever
+ * CO-RE has a file (--btf, the cut BTF) and no fentry is planned, since
+ * libbpf 1.1 parses the kernel's whole BTF for any tp_btf or fentry
+ * program it loads, whatever btf_custom_path says.
+ */
+static bool want_raw_tp(const struct kernel_facts *kf,
+			const struct probe_state probes[NR_PROBES])
+{
+	int id;
+
+	if (!kf->kernel_btf)
+		return true;
+	for (id = 0; id < NR_PROBES; id++)
+		if (probes[id].mode == MODE_FENTRY)
+			return false;
+	return kf->core_btf[0] != '\0';
+}
+
 /* one open + load + attach of the current plan; 0 or -errno */
 static int load_plan(struct attach *a, const struct kernel_facts *kf,
 		     const struct attach_opts *o, enum probe_mode *failed)
 {
-	/* CO-RE relocations against --btf when the kernel has none */
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
+	/* CO-RE against --btf or the kernel's cut BTF: a few KB, not MBs */
+	LIBBPF_OPTS(bpf_object_open_opts, oo,
+		    .btf_custom_path = kf->core_btf[0] ? kf->core_btf : NULL);
 	size_t elf_sz;
 	int id, err;
 
@@ -409,6 +429,7 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 
 	for (attempt = 0; attempt < MAX_LOAD_ATTEMPTS; attempt++) {
 		attach_plan(&kf, &rules, a->probes);
+		a->raw_tp = want_raw_tp(&kf, a->probes);
 		/* a program missing from the table is a bug, not a refusal */
 		err = progs_check(probe_progs, a->probes, a->raw_tp, a->error,
 				  sizeof(a->error));

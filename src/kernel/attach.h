@@ -29,7 +29,10 @@ struct attach {
 	/* BTF: per_cpu_pages has no free_count (before v6.7) */
 	bool free_high_uncapped;
 	char btf_source[128];
-	/* no kernel BTF: tracepoint programs load as raw tracepoints */
+	/*
+	 * Tracepoint programs load as raw tracepoints: no kernel BTF, or one
+	 * cut to a file and no fentry planned (attach.c's want_raw_tp())
+	 */
 	bool raw_tp;
 	/* set when auto mode had to fall back; said once by the caller */
 	char fallback[ATTACH_MSG_LEN];

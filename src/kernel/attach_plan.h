@@ -32,6 +32,11 @@ struct kernel_facts {
 	 */
 	bool kernel_btf;
 	char btf_source[KERNEL_BTF_SOURCE_LEN]; /* where the BTF came from */
+	/*
+	 * libbpf's CO-RE target: --btf's file, or the kernel's cut BTF
+	 * (kernel/btf_cache.h); "": the kernel's own, parsed whole.
+	 */
+	char core_btf[KERNEL_BTF_SOURCE_LEN];
 	/* per_cpu_pages has free_factor (6.1): free_high frees it whole */
 	bool free_high_uncapped;
 };

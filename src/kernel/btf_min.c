@@ -18,9 +18,9 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bpf_elf.h"
+#include "btf_cut.h"
 #include "btf_min.h"
 #include "outfile.h"
-#include "probes.h"
 
 extern char **environ;
 
@@ -108,106 +108,6 @@ static int run_bpftool(const struct btf_min_opts *o, const char *obj,
 		"%s gen min_core_btf %s failed (its message is above): is it this kernel's BTF?",
 		tool, o->src);
 	return -EINVAL;
-}
-
-/* a prototype with proto's argument names and count, typed ulong */
-static int add_counted_proto(struct btf *dst, const struct btf *src,
-			     const struct btf_type *proto, int ulong)
-{
-	const struct btf_param *p = btf_params(proto);
-	int id, i, err;
-
-	id = btf__add_func_proto(dst, ulong);
-	for (i = 0; id > 0 && i < btf_vlen(proto); i++, p++) {
-		err = btf__add_func_param(
-			dst, btf__name_by_offset(src, p->name_off), ulong);
-		if (err)
-			return err;
-	}
-	return id;
-}
-
-static int add_func(struct btf *dst, const struct btf *src, const char *fn,
-		    int ulong)
-{
-	const struct btf_type *t;
-	int id, proto;
-
-	if (btf__find_by_name_kind(dst, fn, BTF_KIND_FUNC) > 0)
-		return 0;
-	id = btf__find_by_name_kind(src, fn, BTF_KIND_FUNC);
-	if (id <= 0)
-		return 0;
-	t = btf__type_by_id(src, btf__type_by_id(src, id)->type);
-	if (!t || !btf_is_func_proto(t))
-		return 0;
-	proto = add_counted_proto(dst, src, t, ulong);
-	if (proto < 0)
-		return proto;
-	id = btf__add_func(dst, fn, BTF_FUNC_GLOBAL, proto);
-	return id < 0 ? id : 1;
-}
-
-/* btf_trace_TP: typedef -> pointer -> the tracepoint's prototype */
-static int add_trace_typedef(struct btf *dst, const struct btf *src,
-			     const char *tp, int ulong)
-{
-	const struct btf_type *t;
-	char name[96];
-	int id;
-
-	snprintf(name, sizeof(name), "btf_trace_%s", tp);
-	if (btf__find_by_name_kind(dst, name, BTF_KIND_TYPEDEF) > 0)
-		return 0;
-	id = btf__find_by_name_kind(src, name, BTF_KIND_TYPEDEF);
-	if (id <= 0)
-		return 0;
-	t = btf__type_by_id(src, btf__type_by_id(src, id)->type);
-	if (!t || !btf_is_ptr(t))
-		return 0;
-	t = btf__type_by_id(src, t->type);
-	if (!t || !btf_is_func_proto(t))
-		return 0;
-	id = add_counted_proto(dst, src, t, ulong);
-	if (id > 0)
-		id = btf__add_ptr(dst, id);
-	if (id > 0)
-		id = btf__add_typedef(dst, name, id);
-	return id < 0 ? id : 1;
-}
-
-static int add_plan_facts(struct btf *dst, const struct btf *src,
-			  struct btf_min_result *r)
-{
-	const struct probe_desc *d;
-	const char *tps[2];
-	int ulong, id, k, n;
-
-	ulong = btf__find_by_name_kind(dst, "long unsigned int", BTF_KIND_INT);
-	if (ulong <= 0)
-		ulong = btf__add_int(dst, "long unsigned int", sizeof(long), 0);
-	if (ulong < 0)
-		return ulong;
-	for (id = 0; id < NR_PROBES; id++) {
-		d = &probe_table[id];
-		for (k = 0; k < PROBE_MAX_FNS && d->fns[k]; k++) {
-			n = add_func(dst, src, d->fns[k], ulong);
-			if (n < 0)
-				return n;
-			r->funcs += n;
-		}
-		tps[0] = d->tp;
-		tps[1] = d->tp_exit;
-		for (k = 0; k < 2; k++) {
-			n = tps[k] ?
-				    add_trace_typedef(dst, src, tps[k], ulong) :
-				    0;
-			if (n < 0)
-				return n;
-			r->tracepoints += n;
-		}
-	}
-	return 0;
 }
 
 static int write_out(const char *path, const struct btf *btf, size_t *bytes)
@@ -312,7 +212,7 @@ int btf_min_make(const struct btf_min_opts *o, struct btf_min_result *r,
 			 min_tmp, why);
 		goto out;
 	}
-	err = add_plan_facts(min, src, r);
+	err = btf_cut_add_plan_facts(min, src, &r->funcs, &r->tracepoints);
 	if (!err)
 		err = write_out(o->out, min, &r->out_bytes);
 	if (err)

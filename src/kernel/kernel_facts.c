@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Gathering the kernel's facts for the attach plan (kernel_facts.h). The
- * BTF is parsed once here and freed before libbpf parses it for the load:
- * the two are never in memory together.
+ * plan reads the kernel's cut BTF (btf_cache.h), a few tens of KB; where
+ * there is none, the whole BTF is parsed once here and freed before
+ * libbpf parses it for the load: the two are never in memory together.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "btf_cache.h"
 #include "kallsyms.h"
 #include "kernel_facts.h"
 
@@ -91,9 +93,11 @@ static bool btf_has_member(const struct btf *btf, const char *st,
  * found by the whole load costs libbpf a second parse of vmlinux BTF and
  * a second verification, a third of pcptop's start-up here (fentry is
  * refused with EPERM on these machines, ENOTSUPP at attach on arm64
- * before v6.4). 0, or the -errno the kernel gave.
+ * before v6.4). id is fn's id in the kernel's own BTF (a cut BTF's ids
+ * are its own: the cache keeps the kernel's). 0, or the -errno the kernel
+ * gave.
  */
-static int fentry_works(const struct btf *btf, const char *fn)
+static int fentry_works(int id)
 {
 	const struct bpf_insn ret0[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
@@ -101,11 +105,10 @@ static int fentry_works(const struct btf *btf, const char *fn)
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts,
 		    .expected_attach_type = BPF_TRACE_FENTRY);
-	int id, prog, link, err = 0;
+	int prog, link, err = 0;
 
-	id = fn ? btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) : -ENOENT;
-	if (id < 0)
-		return id;
+	if (id <= 0)
+		return -ENOENT;
 	opts.attach_btf_id = id;
 	prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "pcptop_probe", "GPL", ret0,
 			     sizeof(ret0) / sizeof(ret0[0]), &opts);
@@ -120,41 +123,80 @@ static int fentry_works(const struct btf *btf, const char *fn)
 	return err;
 }
 
+/*
+ * The BTF the plan reads, and the one libbpf's CO-RE will (kf->core_btf):
+ * --btf's file; else the kernel's cut (btf_cache.h), which spares both a
+ * parse of megabytes, with *fentry_id the kernel BTF's id of the bulk
+ * free; else, when no cut can be had, the kernel's whole BTF (libbpf then
+ * parses it again for the load). NULL and *err set, with msg saying what
+ * to do.
+ */
+static struct btf *load_btf(const struct attach_opts *o,
+			    struct kernel_facts *kf, char *msg, size_t msglen,
+			    int *err, int *fentry_id)
+{
+	struct btf_cache c;
+	struct btf *btf;
+	int why;
+
+	kf->core_btf[0] = '\0';
+	*fentry_id = -ENOENT;
+	if (o->btf_path) {
+		btf = btf__parse(o->btf_path, NULL);
+		if (!btf) {
+			*err = -errno;
+			snprintf(
+				msg, msglen,
+				"cannot read BTF from %s (%s): give the BTF of this very kernel (docs/FIELD.md says how to make one)",
+				o->btf_path, strerror(-*err));
+			return NULL;
+		}
+		snprintf(kf->btf_source, sizeof(kf->btf_source), "%s (--btf)",
+			 o->btf_path);
+		snprintf(kf->core_btf, sizeof(kf->core_btf), "%s", o->btf_path);
+		return btf;
+	}
+	why = kf->kernel_btf ? btf_cache_open(&c, VMLINUX_BTF_PATH) : -ENOENT;
+	if (!why) {
+		snprintf(kf->btf_source, sizeof(kf->btf_source), "%s",
+			 c.source);
+		snprintf(kf->core_btf, sizeof(kf->core_btf), "%s", c.path);
+		*fentry_id = c.fentry_btf_id;
+		/* the plan's to free; the memfd stays for the load */
+		return c.btf;
+	}
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		*err = -errno;
+		snprintf(
+			msg, msglen,
+			"no kernel BTF (%s: %s): use --btf FILE with this kernel's BTF (docs/FIELD.md), or a kernel with CONFIG_DEBUG_INFO_BTF=y",
+			VMLINUX_BTF_PATH,
+			/* libbpf's "not found" */
+			*err == -ESRCH ? "not found" : strerror(-*err));
+		return NULL;
+	}
+	if (kf->kernel_btf)
+		snprintf(kf->btf_source, sizeof(kf->btf_source),
+			 "%s (whole: no cut, %s)", VMLINUX_BTF_PATH,
+			 strerrorname_np(-why) ?: "error");
+	else
+		snprintf(kf->btf_source, sizeof(kf->btf_source),
+			 "found by libbpf");
+	return btf;
+}
+
 int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
 			char *msg, size_t msglen)
 {
 	unsigned long long addrs[NR_PROBES];
 	struct btf *btf;
-	int id, k, err;
+	int id, k, fentry_id, err = 0;
 
 	kf->kernel_btf = !access(VMLINUX_BTF_PATH, R_OK);
-	if (o->btf_path) {
-		btf = btf__parse(o->btf_path, NULL);
-		if (!btf) {
-			err = -errno;
-			snprintf(
-				msg, msglen,
-				"cannot read BTF from %s (%s): give the BTF of this very kernel (docs/FIELD.md says how to make one)",
-				o->btf_path, strerror(-err));
-			return err;
-		}
-		snprintf(kf->btf_source, sizeof(kf->btf_source), "%s (--btf)",
-			 o->btf_path);
-	} else {
-		btf = btf__load_vmlinux_btf();
-		if (!btf) {
-			err = -errno;
-			snprintf(
-				msg, msglen,
-				"no kernel BTF (%s: %s): use --btf FILE with this kernel's BTF (docs/FIELD.md), or a kernel with CONFIG_DEBUG_INFO_BTF=y",
-				VMLINUX_BTF_PATH,
-				/* libbpf's "not found" */
-				err == -ESRCH ? "not found" : strerror(-err));
-			return err;
-		}
-		snprintf(kf->btf_source, sizeof(kf->btf_source), "%s",
-			 kf->kernel_btf ? VMLINUX_BTF_PATH : "found by libbpf");
-	}
+	btf = load_btf(o, kf, msg, msglen, &err, &fentry_id);
+	if (!btf)
+		return err;
 
 	for (id = 0; id < NR_PROBES; id++) {
 		const struct probe_desc *d = &probe_table[id];
@@ -179,13 +221,17 @@ int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
 	for (id = 0; id < NR_PROBES; id++)
 		kf->in_kallsyms[id] = kf->fn[id] && addrs[id] != 0;
 	kf->kprobe_pmu = !access(KPROBE_PMU_PATH, R_OK);
-	/* fentry attaches through the kernel's own BTF, which --btf is not */
-	kf->fentry_err = !kf->kernel_btf ?
-				 -ENOENT :
-			 kf->in_btf[PROBE_BULK_FREE] ?
-				 fentry_works(btf, kf->fn[PROBE_BULK_FREE]) :
-				 -ENOENT;
-	/* parsed once here; freed before libbpf parses it for the load */
+	/*
+	 * fentry attaches through the kernel's own BTF, which --btf is not;
+	 * a cut BTF's ids are its own, the cache keeps the kernel's
+	 */
+	if (!kf->kernel_btf || !kf->in_btf[PROBE_BULK_FREE])
+		fentry_id = -ENOENT;
+	else if (fentry_id == -ENOENT)
+		fentry_id = btf__find_by_name_kind(btf, kf->fn[PROBE_BULK_FREE],
+						   BTF_KIND_FUNC);
+	kf->fentry_err = fentry_works(fentry_id);
+	/* read once here; freed before libbpf reads its own for the load */
 	btf__free(btf);
 	return 0;
 }
