@@ -1,0 +1,246 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The assertions of tests/vm/run.sh on one finished boot: what init.sh
+# printed on the serial console, checked with jq. Sourced by run.sh, whose
+# matrix (K_*), $OUT and $root they read; each check_* adds to its
+# caller's fails array, check_results prints the vmtest line's detail.
+
+# lines init.sh printed with TAG, serial \r removed; not anchored: the
+# first line can follow the firmware's terminal escapes
+tagged() {
+	tr -d '\r' <"$1" | sed -n "s/^.*VMTEST:$2://p"
+}
+
+# The live view on the serial console, with no terminfo in the initramfs:
+# each TERM drew its frames with escape sequences through the built-in
+# entry, dumb printed text frames; adds to the caller's fails.
+check_top() {
+	local logf=$1 t screen
+	for t in linux vt100 xterm-256color dumb; do
+		[ "$(tagged "$logf" top_rc | sed -n "s/^$t //p")" = 0 ] ||
+			{ fails+=("top TERM=$t: exit $(tagged "$logf" top_rc | sed -n "s/^$t //p"), $(tagged "$logf" top_err | sed -n "s/^$t //p" | head -n 1)"); continue; }
+		screen=$(tr -d '\r' <"$logf" |
+			sed -n "/VMTEST:top_begin:$t\$/,/VMTEST:top_rc:$t /p")
+		# the sort mark's attribute splits "*CPU ZONE": the rest is whole
+		grep -q 'ZONE  *COUNT  *HIGH  *BATCH' <<<"$screen" ||
+			fails+=("top TERM=$t: no table on the console")
+		if [ "$t" = dumb ]; then
+			grep -q 'TERM is dumb' <<<"$(tagged "$logf" top_err)" ||
+				fails+=("top TERM=dumb: no note on stderr")
+		else
+			grep -q $'\033\[' <<<"$screen" ||
+				fails+=("top TERM=$t: no escape sequences")
+			grep -q "built-in" <<<"$screen" ||
+				fails+=("top TERM=$t: the built-in entry was not said")
+		fi
+	done
+}
+
+# Without sysfs BTF: the error names --btf; with --btf the function
+# probes are kprobes and tracepoints raw, and pages are counted; fentry is
+# refused with the reason. Adds to the caller's fails.
+check_btf() {
+	local logf=$1 js rc_v
+	[ "$(tagged "$logf" nobtf_rc)" = 2 ] && grep -q -- '--btf FILE' <<<"$(tagged "$logf" nobtf_err)" ||
+		fails+=("no sysfs BTF: info exit $(tagged "$logf" nobtf_rc), '$(tagged "$logf" nobtf_err | head -n 1)'")
+	# the whole BTF's stat of the RSS pair: "EXIT PEAK_KIB" and its JSON
+	rc_v=$(tagged "$logf" btfrss_rc | sed -n 's/^vmlinux //p')
+	js=$(tagged "$logf" btfrss_json:vmlinux)
+	if [ "${rc_v%% *}" != 0 ] || ! jq -e . >/dev/null 2>&1 <<<"$js"; then
+		fails+=("--btf: stat exit '${rc_v%% *}', $(tagged "$logf" btfrss_err:vmlinux | head -n 1)")
+	else
+		[ "$(jq -r .modes.bulk_free <<<"$js")" = kprobe ] ||
+			fails+=("--btf: bulk_free is $(jq -r .modes.bulk_free <<<"$js"), expected kprobe")
+		[ "$(jq '[.bulk_free.pages // 0, .refill.pages // 0] | max' <<<"$js")" -gt 0 ] ||
+			fails+=("--btf: no pages counted")
+	fi
+	[ "$(tagged "$logf" btf_fentry_rc)" = 2 ] &&
+		grep -q 'no BTF of its own' <<<"$(tagged "$logf" btf_fentry_err)" ||
+		fails+=("--btf --mode fentry: exit $(tagged "$logf" btf_fentry_rc), '$(tagged "$logf" btf_fentry_err | head -n 1)'")
+	check_btf_min "$logf" "$rc_v" "$js"
+}
+
+# pcptop btf-min's BTF: the modes the whole BTF gives, pages counted, and
+# the peak RSS within issue 13's 8 MiB (the whole BTF is read twice by
+# libbpf 1.1: about 2 x its size, reported beside it)
+BTF_MIN_RSS_KB=8192
+check_btf_min() { # LOGF WHOLE_RC_LINE WHOLE_JSON
+	local logf=$1 rc_v=$2 js_v=$3 rc_m js_m
+	rc_m=$(tagged "$logf" btfrss_rc | sed -n 's/^min //p')
+	js_m=$(tagged "$logf" btfrss_json:min)
+	if [ "${rc_m%% *}" != 0 ] || ! jq -e . >/dev/null 2>&1 <<<"$js_m"; then
+		fails+=("btf-min: stat exit '${rc_m%% *}', $(tagged "$logf" btfrss_err:min | head -n 1)")
+		return
+	fi
+	[ "$(jq -c .modes <<<"$js_m")" = "$(jq -c .modes <<<"$js_v")" ] ||
+		fails+=("btf-min: modes $(jq -c .modes <<<"$js_m") differ from the whole BTF's $(jq -c .modes <<<"$js_v")")
+	[ "$(jq '.bulk_free.pages // 0' <<<"$js_m")" -gt 0 ] ||
+		fails+=("btf-min: no pages counted")
+	[ "${rc_m#* }" -gt 0 ] && [ "${rc_m#* }" -le $BTF_MIN_RSS_KB ] ||
+		fails+=("btf-min: peak RSS ${rc_m#* } KiB, over $BTF_MIN_RSS_KB")
+	btf_rss="; peak RSS --btf: btf-min ${rc_m#* } KiB, whole BTF ${rc_v#* } KiB"
+	if [ "${K_ARCH[$k]}" = arm64 ] && [ "$(uname -m)" = x86_64 ]; then
+		[ "$(cat "$OUT/$k/btf-min-own.rc")" = 2 ] &&
+			grep -q "is an arm64 kernel's BTF" "$OUT/$k/btf-min-own.err" ||
+			fails+=("btf-min without --object on an arm64 BTF: exit $(cat "$OUT/$k/btf-min-own.rc"), '$(head -n 1 "$OUT/$k/btf-min-own.err")'")
+	fi
+}
+
+# assertions on one finished boot; prints the vmtest line's detail and
+# returns 1 on a failure. The oracle lines go to $OUT/$k/oracle.
+check_results() {
+	local k=$1 logf=$2 info stat rep fails=() modes got want i probe
+	local exp_modes limit batch scale pbo bulk xpages fh_count fh_max dmax
+	local cmax decay_calls refill hold fallback btf_rss=
+
+	[ "$(tagged "$logf" btf)" = yes ] || fails+=("no /sys/kernel/btf/vmlinux")
+	if [ "${K_SMP[$k]}" = 1 ]; then
+		check_top "$logf"
+		check_btf "$logf"
+	fi
+	info=$(tagged "$logf" info)
+	stat=$(tagged "$logf" stat)
+	rep=$(tr -d '\r' <"$logf" | sed -n 's/^.*ORACLE:report://p')
+	if ! jq -e . >/dev/null 2>&1 <<<"$info" || [ -z "$info" ]; then
+		echo "FAIL (pcptop info: rc $(tagged "$logf" info_rc): $(tagged "$logf" info_err | head -n 1))"
+		return 1
+	fi
+	if ! jq -e . >/dev/null 2>&1 <<<"$stat" || [ -z "$stat" ]; then
+		echo "FAIL (pcptop stat: rc $(tagged "$logf" stat_rc): $(tagged "$logf" stat_err | head -n 1))"
+		return 1
+	fi
+	if ! jq -e .totals >/dev/null 2>&1 <<<"$rep"; then
+		echo "FAIL (pcptop record/report of the oracle run: $(tr -d '\r' <"$logf" | sed -n 's/^.*ORACLE:\(record\|report\)_err://p' | head -n 1))"
+		return 1
+	fi
+	echo "$info" >"$OUT/$k/info.json"
+	echo "$stat" >"$OUT/$k/stat.json"
+	echo "$rep" >"$OUT/$k/report.json"
+
+	# modes, in info, in stat and in the recording
+	IFS=, read -r -a exp_modes <<<"${K_MODES[$k]}"
+	i=0
+	modes=
+	for probe in bulk_free refill decay drain free_high; do
+		want=${exp_modes[$i]}
+		got=$(jq -r --arg p "$probe" '.probes[] | select(.name == $p) | .mode' <<<"$info")
+		modes+="${modes:+ }$probe=$got"
+		[ "$got" = "$want" ] ||
+			fails+=("info: $probe is $got, expected $want")
+		got=$(jq -r --arg p "$probe" '.modes[$p]' <<<"$stat")
+		[ "$got" = "$want" ] ||
+			fails+=("stat: $probe is $got, expected $want")
+		got=$(jq -r --arg p "$probe" '.probes[] | select(.name == $p) | .mode' <<<"$rep")
+		[ "$got" = "$want" ] ||
+			fails+=("recording: $probe is $got, expected $want")
+		i=$((i + 1))
+	done
+	# Hooks that run per page: a program whose runs reach a quarter of
+	# the pages counted (a per-batch one runs once per 30-2016 pages).
+	# They must be exactly the ones info says run per page, which the
+	# modes above fix: the stand-in tracepoints, and the commit function
+	# with --exact-free-high.
+	local pages per_page want_pp=
+	pages=$(jq '[.bulk_free.pages // 0, .refill.pages // 0] | max' <<<"$stat")
+	# the interrupt and lock tracepoints run per interrupt, not per page:
+	# on a 16k-page kernel a short run frees fewer pages than the timer
+	# ticks it lasts
+	per_page=$(jq -r --argjson p "$pages" '[.self.programs[] | select($p > 0 and .runs * 4 >= $p) | .name | select(test("^tp_(irq|softirq|lock)_") | not)] | sort | join(",")' <<<"$stat")
+	for probe in $(jq -r '.probes[] | select(.per_page) | .name' <<<"$info"); do
+		case $probe in
+		bulk_free) want_pp+="${want_pp:+,}tp_drain" ;;
+		refill) want_pp+="${want_pp:+,}tp_zone_locked" ;;
+		free_high) want_pp+="${want_pp:+,}fe_commit,fx_commit" ;;
+		esac
+	done
+	want_pp=$(tr ',' '\n' <<<"$want_pp" | sed '/^$/d' | sort | paste -sd,)
+	if [ "$(jq '.self.bpf_stats' <<<"$stat")" != true ]; then
+		fails+=("no BPF run counts in stat's self (bpf_stats_enabled)")
+	elif [ "$per_page" != "$want_pp" ]; then
+		fails+=("programs running per page: '$per_page', expected '$want_pp' ($pages pages)")
+	fi
+	modes+="; per page: ${per_page:-none}"
+	fallback=$(jq -r '.fallback // ""' <<<"$info")
+	if [ "${K_FALLBACK[$k]}" = yes ]; then
+		grep -q 'fentry refused' <<<"$fallback" ||
+			fails+=("no fentry refusal in fallback: '$fallback'")
+		grep -Eq '524|ENOTSUPP' <<<"$fallback" ||
+			fails+=("fallback does not name -524/ENOTSUPP: '$fallback'")
+	elif [ -n "$fallback" ]; then
+		fails+=("unexpected fallback: $fallback")
+	fi
+
+	# figures of the oracle run's recording
+	local t=.totals
+	bulk=$(jq "$t.bulk_free.pages" <<<"$rep")
+	refill=$(jq "$t.refill.pages" <<<"$rep")
+	hold=$(jq "$t.lock_hold_ns.total" <<<"$rep")
+	xpages=$(jq "$t.cross_check.drain_tracepoint_pages // \"absent\"" <<<"$rep")
+	fh_count=$(jq "$t.free_high.count" <<<"$rep")
+	fh_max=$(jq "$t.free_high.max" <<<"$rep")
+	dmax=$(jq "$t.drain.max" <<<"$rep")
+	cmax=$(jq "$t.decay.max // \"-\"" <<<"$rep")
+	decay_calls=$(jq "$t.decay.calls // \"-\"" <<<"$rep")
+	[ "$bulk" -gt 0 ] 2>/dev/null || fails+=("bulk_free.pages is $bulk")
+	[ "$refill" -gt 0 ] 2>/dev/null || fails+=("refill.pages is $refill")
+	[ "$hold" -gt 0 ] 2>/dev/null || fails+=("lock_hold_ns.total is $hold")
+	if [ "${K_DECAY[$k]}" = yes ]; then
+		[ "$decay_calls" -gt 0 ] 2>/dev/null ||
+			fails+=("decay.calls is $decay_calls")
+	fi
+
+	# No free_high flush or drain chunk asks for more than batch <<
+	# scale (where the kernel caps it: the matrix's bounded column). The
+	# max fields count pages freed, and free_pcppages_bulk()
+	# frees whole pages: it stops once its count is <= 0, so when it runs
+	# out on a high-order list the last page overshoots the request by up
+	# to (1 << order) - 1; the THP lists hold order pageblock_order pages.
+	# Seen on amd64 6.12: one free_high flush of 2136 pages = a 2016-page
+	# request whose last page was a 512-page THP taken with 392 left.
+	batch=$(jq '[.zones[].cpus[].batch] | max' <<<"$info")
+	scale=$(jq '.scale.value' <<<"$info")
+	pbo=$(jq '.pageblock_order' <<<"$info")
+	if [ "${K_BOUNDED[$k]}" = - ]; then
+		limit="none (no cap on this kernel)"
+	elif [[ "$batch" =~ ^[0-9]+$ ]] && [[ "$scale" =~ ^[0-9]+$ ]] &&
+	   [[ "$pbo" =~ ^[0-9]+$ ]]; then
+		limit=$((batch << scale))
+		local slack=$(((1 << pbo) - 1)) over=0
+		local bounded
+		IFS=, read -r -a bounded <<<"${K_BOUNDED[$k]}"
+		for probe in "${bounded[@]}"; do
+			local m
+			m=$(jq "$t.$probe.max" <<<"$rep")
+			if [ "$m" -gt $((limit + slack)) ]; then
+				fails+=("$probe.max $m > batch $batch << scale $scale (+ $slack for the last page's order)")
+			elif [ "$m" -gt "$limit" ]; then
+				over=$((over + 1))
+			fi
+		done
+		[ "$over" -eq 0 ] || limit="$limit (+ last-page overshoot on $over)"
+	else
+		limit=?
+		fails+=("no batch ($batch), scale ($scale) or pageblock_order ($pbo) in info")
+	fi
+
+	# every figure against the kernel's own count of the same window
+	local true_scale=none ocheck
+	[[ "$scale" =~ ^[0-9]+$ ]] && [ "$(jq -r .scale.source <<<"$info")" != none ] &&
+		true_scale=$scale
+	ocheck=$("$root/tests/oracle/check.sh" "$logf" "$k smp=${K_SMP[$k]} scale=$true_scale" "$true_scale")
+	local orc=$?
+	echo "$ocheck" >"$OUT/$k/oracle"
+	[ $orc -eq 0 ] || fails+=("oracle: $(grep -c ' FAIL' <<<"$ocheck") checks failed (see the oracle lines)")
+
+	echo "$fh_count" >"$OUT/$k/free_high"
+	local release
+	release=$(tagged "$logf" begin | cut -d' ' -f1)
+	[ -n "$fallback" ] && modes+="; fallback: ${fallback%%:*}"
+	local figures="$release; $modes; bulk_free $bulk pages = tracepoint $xpages, refill $refill, free_high $fh_count (max $fh_max), decay $decay_calls (max $cmax), drain max $dmax, limit $batch<<$scale=$limit$btf_rss; $(tail -n 1 <<<"$ocheck" | sed 's/^oracle [^:]*: //')"
+	if [ ${#fails[@]} -gt 0 ]; then
+		local IFS=';'
+		echo "FAIL (${fails[*]}; $figures)"
+		return 1
+	fi
+	echo "PASS ($figures)"
+}
