@@ -220,4 +220,6 @@ t_cmp "  and counts pages" "$(jq '.bulk_free.pages // 0' "$TMP/min.json")" -gt 0
 t_cmp "  its peak RSS is within 8 MiB (KiB)" "$(cat "$TMP/min.btf.rss")" -le 8192
 echo "  peak RSS: whole BTF $(cat "$TMP/whole.btf.rss") KiB, btf-min's $(cat "$TMP/min.btf.rss") KiB"
 
+. tests/live/btfcache.sh
+
 t_summary
