@@ -348,13 +348,16 @@ run: deps
 	$(Q)$(APP)
 
 # figures, not a test (docs/PERFORMANCE.md): wall-time pairs on this
-# machine, pcptop's own costs beside bpftrace's, and guest instructions
-# added on Debian's kernels under qemu -icount (about 30 minutes)
+# machine, pcptop's own costs beside bpftrace's, start to exit and peak
+# RSS with and without the BTF cache (here and on the board VMs), and
+# guest instructions added on Debian's kernels under qemu -icount (about
+# 35 minutes)
 bench: deps-all vm-builds all
 	$(Q)scripts/deps.sh bench
 	$(Q)mkdir -p $(OUTPUT)/bench
 	$(Q)tests/bench/overhead.sh $(OUTPUT) | tee $(OUTPUT)/bench/overhead.md
 	$(Q)tests/bench/host.sh $(OUTPUT) | tee $(OUTPUT)/bench/host.md
+	$(Q)tests/bench/startup.sh $(OUTPUT) | tee $(OUTPUT)/bench/startup.md
 	$(Q)tests/bench/icount.sh | tee $(OUTPUT)/bench/icount.md
 
 # regenerate vmlinux/*/vmlinux.h from Debian's 6.12 kernel images

@@ -28,7 +28,7 @@ churn_ms() {
 wait_attached() {
 	local i
 	for i in $(seq 100); do
-		bpftool prog show 2>/dev/null | grep -qE 'name (tp_drain|fe_bulk|kp_bulk)' && return 0
+		bpftool prog show 2>/dev/null | grep -qE 'name (r?tp_drain|fe_bulk|kp_bulk)' && return 0
 		sleep 0.05
 	done
 	return 1
@@ -51,7 +51,7 @@ for i in $(seq "$PAIRS"); do
 	[ "$i" = "$PAIRS" ] && prog_lines=$(
 		for id in $(grep -h '^prog_id:' /proc/"$pid"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -u); do
 			bpftool prog show id "$id" 2>/dev/null
-		done | grep -E 'name (tp_drain|tp_zone_locked|fe_bulk|fx_bulk|fe_commit|fx_commit|kp_bulk|kr_bulk)')
+		done | grep -E 'name (r?tp_drain|r?tp_zone_locked|fe_bulk|fx_bulk|fe_commit|fx_commit|kp_bulk|kr_bulk)')
 	kill -INT "$pid"
 	wait "$pid" || true
 	echo "pair $i/$PAIRS: without ${base[-1]} ms, with ${with[-1]} ms" >&2

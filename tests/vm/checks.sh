@@ -97,6 +97,7 @@ check_results() {
 	if [ "${K_SMP[$k]}" = 1 ]; then
 		check_top "$logf"
 		check_btf "$logf"
+		check_btf_cache "$k" "$logf"
 	fi
 	info=$(tagged "$logf" info)
 	stat=$(tagged "$logf" stat)
@@ -145,7 +146,9 @@ check_results() {
 	# the interrupt and lock tracepoints run per interrupt, not per page:
 	# on a 16k-page kernel a short run frees fewer pages than the timer
 	# ticks it lasts
-	per_page=$(jq -r --argjson p "$pages" '[.self.programs[] | select($p > 0 and .runs * 4 >= $p) | .name | select(test("^tp_(irq|softirq|lock)_") | not)] | sort | join(",")' <<<"$stat")
+	# (a tracepoint's raw twin, "r" + its name, loads where no fentry is
+	# planned: bpf/rawtp.bpf.h, src/kernel/attach.c)
+	per_page=$(jq -r --argjson p "$pages" '[.self.programs[] | select($p > 0 and .runs * 4 >= $p) | .name | sub("^rtp_"; "tp_") | select(test("^tp_(irq|softirq|lock)_") | not)] | sort | join(",")' <<<"$stat")
 	for probe in $(jq -r '.probes[] | select(.per_page) | .name' <<<"$info"); do
 		case $probe in
 		bulk_free) want_pp+="${want_pp:+,}tp_drain" ;;
@@ -243,4 +246,36 @@ check_results() {
 		return 1
 	fi
 	echo "PASS ($figures)"
+}
+
+# The BTF cache on a board (init.sh's btf_cache_checks): the first start
+# from an empty cache keeps an entry, the second finds it and is faster,
+# info reads it as a cache hit, and the second start's peak RSS is within
+# the matrix's btfrss column. Adds to the caller's fails and btf_rss.
+check_btf_cache() {
+	local k=$1 logf=$2 first second rss1 rss2 src
+	# "RC START END" in guest seconds: START to END, or "" on a failure
+	span() {
+		local line
+		line=$(tagged "$logf" btfcache_time | sed -n "s/^$1 //p")
+		[ "${line%% *}" = 0 ] || return
+		awk '{ printf "%.2f", $3 - $2 }' <<<"$line"
+	}
+	first=$(span first)
+	second=$(span second)
+	[ -n "$first" ] && [ -n "$second" ] ||
+		{ fails+=("btf cache: a start failed: $(tagged "$logf" btfcache_time | tr '\n' ';') $(tagged "$logf" btfcache_err:second | head -n 1)"); return; }
+	[ "$(tagged "$logf" btfcache_entries | sed -n 's/^first //p')" = 0 ] &&
+		[ "$(tagged "$logf" btfcache_entries | sed -n 's/^second //p')" = 1 ] ||
+		fails+=("btf cache: entries before the first and second starts: $(tagged "$logf" btfcache_entries | tr '\n' ' '), expected 0 and 1")
+	awk -v a="$second" -v b="$first" 'BEGIN { exit !(a < b) }' ||
+		fails+=("btf cache: the second start took $second s, the first $first s")
+	src=$(tagged "$logf" btfcache_info | jq -r '.kernel.btf // ""' 2>/dev/null)
+	grep -q '(cut, cache hit)' <<<"$src" ||
+		fails+=("btf cache: info's BTF after two starts is '$src'")
+	rss1=$(tagged "$logf" btfcache_rss | sed -n 's/^first [0-9]* //p')
+	rss2=$(tagged "$logf" btfcache_rss | sed -n 's/^second [0-9]* //p')
+	[ "${rss2:-0}" -gt 0 ] && [ "$rss2" -le "${K_BTFRSS[$k]}" ] ||
+		fails+=("btf cache: second start's peak RSS ${rss2:-?} KiB, over ${K_BTFRSS[$k]}")
+	btf_rss+="; BTF cache: start ${first} s then ${second} s, peak RSS ${rss1:-?} then ${rss2:-?} KiB (<= ${K_BTFRSS[$k]})"
 }

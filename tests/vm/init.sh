@@ -28,6 +28,9 @@ mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 # tcpstream needs 127.0.0.1; nothing else configures lo in an initramfs
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 
+# hwm_until_exit, shared with the --exec scripts of make bench
+. /bin/vmtest-lib.sh
+
 arg() {
 	# value of vmtest.$1= on the kernel command line, else $2
 	v=$(tr ' ' '\n' </proc/cmdline | sed -n "s/^vmtest\.$1=//p" | tail -n 1)
@@ -47,6 +50,8 @@ board_checks() {
 		echo "VMTEST:top_rc:$t $?"
 		sed "s/^/VMTEST:top_err:$t /" /tmp/top.err
 	done
+
+	btf_cache_checks
 
 	# a board's kernel without /sys/kernel/btf/vmlinux: the BTF copied to a
 	# file, the sysfs one hidden under an empty tmpfs; pcptop must say to use
@@ -76,6 +81,36 @@ board_checks() {
 		say "btfrss_err:${b%%:*}" </tmp/b.err
 	done
 	umount /sys/kernel/btf
+}
+
+# The BTF cache (src/kernel/btf_cache.h) on a board's kernel: from an
+# empty cache, the first start of `stat -i 0.05 -c 1` cuts and keeps the
+# BTF, the later ones read it. Each start's time from /proc/uptime, and
+# in runs of their own (the poll takes the one CPU) its peak RSS; the
+# host holds them to the matrix's limits.
+BTF_CACHE_DIR=/var/cache/pcptop/btf
+btf_cache_checks() {
+	local run t0 rc
+	phase btf-cache
+	for run in first second third rss-first rss-second; do
+		case $run in first | rss-first) rm -rf $BTF_CACHE_DIR ;; esac
+		echo "VMTEST:btfcache_entries:$run $(ls $BTF_CACHE_DIR 2>/dev/null | wc -l)"
+		case $run in
+		rss-*)
+			pcptop stat -i 0.05 -c 1 -H >/dev/null 2>/tmp/bc.err &
+			echo "VMTEST:btfcache_rss:${run#rss-} $(hwm_until_exit $!)"
+			;;
+		*)
+			t0=$(cut -d' ' -f1 /proc/uptime)
+			pcptop stat -i 0.05 -c 1 -H >/dev/null 2>/tmp/bc.err
+			rc=$?
+			echo "VMTEST:btfcache_time:$run $rc $t0 $(cut -d' ' -f1 /proc/uptime)"
+			;;
+		esac
+		say "btfcache_err:$run" </tmp/bc.err
+	done
+	pcptop info --json >/tmp/bc.json 2>/dev/null
+	say btfcache_info </tmp/bc.json
 }
 
 # churn_while PID: churn until PID ends, so that its interval sees whole

@@ -62,16 +62,16 @@ usage() {
 }
 
 # --- the matrix ------------------------------------------------------------
-declare -A K_ARCH K_CPU K_SMP K_PATTERN K_MODES K_FALLBACK K_DECAY K_BOUNDED
+declare -A K_ARCH K_CPU K_SMP K_PATTERN K_MODES K_FALLBACK K_DECAY K_BOUNDED K_BTFRSS
 names=()
-while read -r name arch cpu smp pattern modes fallback decay bounded; do
+while read -r name arch cpu smp pattern modes fallback decay bounded btfrss; do
 	case "$name" in '' | '#'*) continue ;; esac
-	[ -n "$bounded" ] || die "$matrix_file: short line for $name" 2
+	[ -n "$btfrss" ] || die "$matrix_file: short line for $name" 2
 	names+=("$name")
 	K_ARCH[$name]=$arch K_CPU[$name]=$cpu K_PATTERN[$name]=$pattern
 	K_SMP[$name]=${VMTEST_SMP:-$smp}
 	K_MODES[$name]=$modes K_FALLBACK[$name]=$fallback K_DECAY[$name]=$decay
-	K_BOUNDED[$name]=$bounded
+	K_BOUNDED[$name]=$bounded K_BTFRSS[$name]=$btfrss
 done <"$matrix_file"
 
 shell_kernel=
@@ -193,6 +193,7 @@ build_base_initrd() {
 		"$bin/timed" "$bin/floor" "$stage/bin/"
 	cp "$root/tests/oracle/guest.sh" "$stage/bin/oracle-guest.sh"
 	cp "$here/init.sh" "$stage/init"
+	cp "$here/guest-lib.sh" "$stage/bin/vmtest-lib.sh"
 	chmod 755 "$stage/init" "$stage/bin/"*
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
 		gzip -1 >"$OUT/base-$arch.cpio.gz" ||
