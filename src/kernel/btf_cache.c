@@ -24,7 +24,7 @@
 #include "probes.h"
 
 #define KERNEL_NOTES_PATH "/sys/kernel/notes"
-/* the default directory's parent, made world-readable as /var/cache is */
+/* the default directory's parents, world-readable as /var/cache is */
 #define CACHE_PARENT_MODE 0755
 #define CACHE_DIR_MODE 0700
 #define CACHE_FILE_MODE 0600
@@ -51,6 +51,24 @@ static int dir_trusted(int fd)
 	return 0;
 }
 
+/* every directory of path (absolute), as mkdir -p */
+static int make_parents(char *path)
+{
+	char *slash = path;
+
+	while ((slash = strchr(slash + 1, '/'))) {
+		*slash = '\0';
+		if (mkdir(path, CACHE_PARENT_MODE) && errno != EEXIST) {
+			*slash = '/';
+			return -errno;
+		}
+		*slash = '/';
+	}
+	if (mkdir(path, CACHE_PARENT_MODE) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
 /*
  * The cache directory, made if missing, opened without following a
  * symlink in its last two components: an fd, or -errno.
@@ -63,10 +81,12 @@ static int cache_dir_open(const char *dir)
 	if (snprintf(parent, sizeof(parent), "%s", dir) >= (int)sizeof(parent))
 		return -ENAMETOOLONG;
 	snprintf(base, sizeof(base), "%s", dir);
-	/* /var/cache/pcptop may be missing on a board: make it */
-	if (!strcmp(dir, BTF_CACHE_DIR) &&
-	    mkdir(dirname(parent), CACHE_PARENT_MODE) && errno != EEXIST)
-		return -errno;
+	/* /var/cache/pcptop, even /var, may be missing on a board: make them */
+	if (!strcmp(dir, BTF_CACHE_DIR)) {
+		err = make_parents(dirname(parent));
+		if (err)
+			return err;
+	}
 	snprintf(parent, sizeof(parent), "%s", dir);
 	pfd = open(dirname(parent),
 		   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

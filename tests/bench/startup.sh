@@ -81,7 +81,7 @@ echo
 echo "| kernel | start | start to exit, guest s | peak RSS, KiB |"
 echo "|---|---|---|---|"
 for k in "${KERNELS[@]}"; do
-	VMTEST_QEMU_EXTRA="-icount shift=0" VMTEST_OUT="$OUT/vm-startup-$k" \
+	VMTEST_QEMU_EXTRA="-icount shift=0" VMTEST_TIMEOUT=1200 VMTEST_OUT="$OUT/vm-startup-$k" \
 		"$root/tests/vm/run.sh" --exec "$here/startup-guest.sh" "$k" \
 		>"$OUT/startup-$k.log" 2>&1
 	tr -d '\r' <"$OUT/startup-$k.log" | sed -n 's/^.*BENCH://p' >"$TMP/g"
