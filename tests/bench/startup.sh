@@ -10,8 +10,8 @@
 # Markdown tables on stdout, never a failure on a number (tests/vm
 # asserts the boards' targets).
 #
-# Usage: tests/bench/startup.sh [BUILD_DIR] [KERNEL...]
-#   (default build, arm64-6.1 arm64-6.12; root)
+# Usage: tests/bench/startup.sh [BUILD_DIR] [KERNEL... | -]
+#   (default build, arm64-6.1 arm64-6.12; "-": this machine only; root)
 # Environment: PCPTOP_CACHE (the kernels, as tests/vm/run.sh)
 
 set -uo pipefail
@@ -21,6 +21,7 @@ B=${1:-build}
 shift $(($# > 0 ? 1 : 0))
 KERNELS=("$@")
 [ ${#KERNELS[@]} -gt 0 ] || KERNELS=(arm64-6.1 arm64-6.12)
+[ "${KERNELS[*]}" = - ] && KERNELS=()
 OUT=$root/$B/bench
 RUNS=5
 TMP=$(mktemp -d)
@@ -73,6 +74,7 @@ for bin in "$B/pcptop" build/vm-x86/pcptop; do
 	echo "| $kind | --btf from btf-min | $(row btf-min) |"
 done
 
+[ ${#KERNELS[@]} -gt 0 ] || exit 0
 echo
 echo "One-CPU arm64 board VMs, qemu -icount shift=0 (guest seconds count"
 echo "instructions, 1 ns each), median of 3; first: empty cache, second: cache"
