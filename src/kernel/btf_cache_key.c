@@ -18,8 +18,11 @@
 #define NOTE_GNU "GNU"
 /* /sys/kernel/notes is a few hundred bytes */
 #define NOTES_MAX 4096
-/* the chunk file_crc32 reads at a time: memory, not speed, sets it */
-#define CRC_CHUNK (64 * 1024)
+/*
+ * The chunk file_crc32 reads at a time, on the stack: sysfs hands out a
+ * page a read whatever is asked, so more would only cost memory
+ */
+#define CRC_CHUNK (16 * 1024)
 
 int build_id_from_notes(const void *notes, size_t len, uint8_t *id, size_t max)
 {
@@ -67,7 +70,7 @@ int build_id_read(const char *path, uint8_t *id, size_t max)
 
 int file_crc32(const char *path, uint64_t *size, uint32_t *crc)
 {
-	static uint8_t buf[CRC_CHUNK];
+	uint8_t buf[CRC_CHUNK];
 	uLong c = crc32(0, Z_NULL, 0);
 	uint64_t total = 0;
 	ssize_t n;

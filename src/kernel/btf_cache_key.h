@@ -54,7 +54,7 @@ int build_id_from_notes(const void *notes, size_t len, uint8_t *id, size_t max);
 /* the same, read from a file of notes: length, or -errno */
 int build_id_read(const char *path, uint8_t *id, size_t max);
 /*
- * Size and CRC32 of a file read in fixed chunks, so that a 6 MB kernel
+ * Size and CRC32 of a file read in 16 KiB chunks, so that a 6 MB kernel
  * BTF costs one chunk of memory: 0 or -errno.
  */
 int file_crc32(const char *path, uint64_t *size, uint32_t *crc);

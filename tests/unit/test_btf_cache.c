@@ -98,7 +98,7 @@ static const char *temp_file(char *path, size_t len, size_t n, uint8_t **data)
 
 static void test_file_crc(void)
 {
-	const size_t n = 200003; /* three chunks and a part */
+	const size_t n = 200003; /* twelve chunks and a part */
 	char path[64];
 	uint8_t *data = NULL;
 	uint64_t size = 0;
