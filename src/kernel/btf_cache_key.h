@@ -19,6 +19,11 @@
 #define BUILD_ID_MAX 32
 #define BTF_CACHE_NAME_LEN (2 * BUILD_ID_MAX + 32)
 #define BTF_CACHE_MAGIC "PCPTBTF"
+/*
+ * The entry format's and the cut's version: the key names the object and
+ * probe table a cut is for, not btf_cut.c's code, so a change to what
+ * btf_cut.c keeps must bump it, or old entries stay in use
+ */
 #define BTF_CACHE_VERSION 1
 /* a cut BTF is tens of KB: anything larger is not one of ours */
 #define BTF_CACHE_MAX_PAYLOAD (4U << 20)

@@ -3,7 +3,9 @@
  * Cutting a kernel's BTF down to what pcptop reads (btf_cut.h). It runs
  * on the board, the first time pcptop meets a kernel, where bpftool's
  * min_core_btf is not at hand: it keeps whole types where bpftool keeps
- * single members, a few tens of KB against a few MB.
+ * single members, a few tens of KB against a few MB. What it keeps is
+ * part of the cache's format: a change here bumps BTF_CACHE_VERSION
+ * (btf_cache_key.h), or entries cut by an older pcptop are still used.
  */
 #include <errno.h>
 #include <gelf.h>
