@@ -420,27 +420,32 @@ int cli_parse_record(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
-int cli_parse_report(int argc, char **argv, struct report_opts *o, bool diff)
-{
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "no-timeline", no_argument, NULL, 'T' },
-		{ "no-hist", no_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
-	const char *cmd = diff ? "diff" : "report";
-	int c, want = diff ? 2 : 1;
+static const struct option report_longopts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "no-timeline", no_argument, NULL, 'T' },
+	{ "no-hist", no_argument, NULL, 'H' },
+	{ "help", no_argument, NULL, 'h' },
+	{}
+};
 
-	memset(o, 0, sizeof(*o));
-	o->timeline = o->hists = true;
+/*
+ * The options of report or diff in argv[1..argc), and the operands after
+ * o->files[o->nr_files]; max caps the operands this call may add. diff
+ * calls it once a side, so options may follow the "--" too.
+ */
+static int report_args(int argc, char **argv, struct report_opts *o, bool diff,
+		       int max)
+{
+	const char *cmd = diff ? "diff" : "report";
+	int c, first = o->nr_files;
+
 	/* 0, not 1: glibc then also forgets the last call's state */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, diff ? ":jh" : ":jTHh", longopts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, diff ? ":jh" : ":jTHh",
+				report_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			if (o->fmt == FMT_CSV)
@@ -476,17 +481,67 @@ int cli_parse_report(int argc, char **argv, struct report_opts *o, bool diff)
 		}
 	}
 	for (; optind < argc; optind++) {
-		if (o->nr_files == want)
-			return cli_bad_input(
-				"unexpected argument '%s': see 'pcptop %s --help'",
-				argv[optind], cmd);
+		if (o->nr_files - first == max)
+			return diff ? cli_bad_input(
+					      "diff compares at most %d runs a side",
+					      max) :
+				      cli_bad_input(
+					      "unexpected argument '%s': see 'pcptop %s --help'",
+					      argv[optind], cmd);
 		o->files[o->nr_files++] = argv[optind];
 	}
+	return 0;
+}
+
+/*
+ * diff's operands: "A B", or repeats "A1 A2 ... -- B1 B2 ..."; sep is
+ * where the "--" is (argc: none). getopt would stop at the "--", so each
+ * side is parsed on its own, the "--" standing in for argv[0] on B's.
+ */
+static int diff_args(int argc, char **argv, int sep, struct report_opts *o)
+{
+	int err;
+
+	err = report_args(sep, argv, o, true, DIFF_MAX_RUNS);
+	if (err || o->help)
+		return err;
+	if (sep == argc) {
+		if (o->nr_files != 2)
+			return cli_bad_input(
+				"diff needs two recordings: pcptop diff A B, or repeats: pcptop diff A1 A2 -- B1 B2");
+		o->nr_a = 1;
+		return 0;
+	}
+	o->nr_a = o->nr_files;
+	err = report_args(argc - sep, argv + sep, o, true, DIFF_MAX_RUNS);
+	if (err || o->help)
+		return err;
+	if (!o->nr_a || o->nr_files == o->nr_a)
+		return cli_bad_input(
+			"diff needs recordings on both sides of '--': pcptop diff A1 A2 -- B1 B2");
+	return 0;
+}
+
+int cli_parse_report(int argc, char **argv, struct report_opts *o, bool diff)
+{
+	int i, sep = argc, err;
+
+	memset(o, 0, sizeof(*o));
+	o->timeline = o->hists = true;
+	for (i = 1; diff && i < argc; i++) {
+		if (strcmp(argv[i], "--"))
+			continue;
+		if (sep != argc)
+			return cli_bad_input(
+				"diff takes one '--', between the runs of A and those of B");
+		sep = i;
+	}
+	err = diff ? diff_args(argc, argv, sep, o) :
+		     report_args(argc, argv, o, false, 1);
+	if (err || o->help)
+		return err;
 	if (!diff && !o->nr_files)
 		o->files[o->nr_files++] = DEFAULT_RECORDING;
-	if (o->nr_files != want)
-		return cli_bad_input(
-			"diff needs two recordings: pcptop diff A B");
 	if (o->html && !strcmp(o->html, "-") && o->fmt != FMT_TEXT)
 		return cli_bad_input(
 			"--html - and --%s cannot both go to stdout",

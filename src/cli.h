@@ -90,10 +90,14 @@ struct record_opts {
 
 enum out_fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
 
+/* diff's runs a side at most (pcptop diff A1 A2 ... -- B1 B2 ...) */
+#define DIFF_MAX_RUNS 32
+
 struct report_opts {
 	bool help;
-	const char *files[2];
+	const char *files[2 * DIFF_MAX_RUNS];
 	int nr_files;
+	int nr_a; /* diff: files[0..nr_a) are side A, the rest side B */
 	enum out_fmt fmt;
 	const char *html; /* --html OUT, "-" for stdout */
 	bool timeline;

@@ -72,20 +72,4 @@ void rec_status_line(const struct rec_summary *s, char *buf, size_t len);
 /* "2025-05-01 12:00:00 UTC" */
 void rec_start_time(const struct rec_header *h, char *buf, size_t len);
 
-/* one figure per comparable quantity, for diff's table, JSON and HTML */
-struct rec_metric {
-	char key[48]; /* "bulk_free.pages" */
-	const char *unit; /* "", "s", "ns", "pages" */
-	double v; /* NaN when the recording lacks it */
-	bool bound; /* a log2 bucket bound ("<="), not a count */
-};
-
-#define REC_MAX_METRICS 256
-/*
- * s's figures, every one that s or other (NULL: none) measured, in
- * figtab's order: two recordings' lists line up for a diff.
- */
-int rec_metrics(const struct rec_summary *s, const struct rec_summary *other,
-		struct rec_metric *m, int max);
-
 #endif /* PCPTOP_RECSUM_H */

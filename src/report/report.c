@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
@@ -53,12 +54,24 @@ void report_usage(FILE *f)
 void diff_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: pcptop diff A B [--json] [--html OUT]\n"
+		"Usage: pcptop diff [--json] [--html OUT] A B\n"
+		"       pcptop diff [--json] [--html OUT] A1 A2 ... -- B1 B2 ...\n"
 		"\n"
-		"Two recordings side by side: each one's kernel, scale and its source, probe\n"
-		"modes and command; totals with the absolute and relative change from A to\n"
-		"B; each histogram's p50, p99 and max. Typically the same benchmark under two\n"
-		"PCP batch scales.\n"
+		"Two recordings side by side, or two sets of repeats of one benchmark\n"
+		"(typically the same benchmark under two PCP batch scales). It opens with a\n"
+		"paragraph built only from the figures that moved beyond twice their\n"
+		"spread: what changed, by how much, over how many runs, ranked by what it\n"
+		"cost the run (time with interrupts off, holding zone->lock or stalled, CPU\n"
+		"time; then pages through zone->lock; then counts; then sizes and tails),\n"
+		"and the trade-off between the sides. Then each side's kernel, scale and its\n"
+		"source, probe modes and command; every figure's means, change and spread;\n"
+		"each histogram's p50, p99 and max.\n"
+		"\n"
+		"The spread of a change is the standard error of B's mean minus A's: from\n"
+		"the runs where a side has repeats; with one run a side, from its intervals\n"
+		"where a figure has per-interval values; unknown otherwise (maxima, tails).\n"
+		"A change inside twice its spread, or without one, is no change. Record each\n"
+		"side at least twice, alternating, and give the repeats (at most 32 a side).\n"
 		"\n"
 		"  -j, --json      one JSON document: both sides and the deltas\n"
 		"      --html OUT  also write one self-contained HTML page; '-' is stdout\n"
@@ -70,7 +83,8 @@ void diff_usage(FILE *f)
 		"  pcptop record -o s5.data -- bonnie++ -d /mnt/t -s 2048 -r 1024 -n 0 -u root\n"
 		"  (reboot with pcp_batch_scale_max=0)\n"
 		"  pcptop record -o s0.data -- bonnie++ -d /mnt/t -s 2048 -r 1024 -n 0 -u root\n"
-		"  pcptop diff s5.data s0.data\n");
+		"  pcptop diff s5.data s0.data\n"
+		"  pcptop diff s0-1.data s0-2.data s0-3.data -- s5-1.data s5-2.data s5-3.data\n");
 }
 
 /* load one recording; a readable prefix is fine, with a warning */
@@ -98,7 +112,7 @@ static int load(const char *path, struct rec_summary *s)
 
 /* write an HTML page to OUT, "-" being stdout; 0 or -errno */
 static int write_html(const char *out, const struct rec_summary *a,
-		      const struct rec_summary *b)
+		      const struct cmp_result *r)
 {
 	bool to_stdout = !strcmp(out, "-");
 	FILE *f = stdout;
@@ -116,8 +130,8 @@ static int write_html(const char *out, const struct rec_summary *a,
 			return -EINVAL;
 		}
 	}
-	if (b)
-		diff_html(f, a, b);
+	if (r)
+		diff_html(f, r);
 	else
 		report_html(f, a);
 	if (fflush(f) || ferror(f))
@@ -175,11 +189,27 @@ int cmd_report(int argc, char **argv)
 	return cli_status(err);
 }
 
+/* each side's recordings, loaded; the first failure ends it */
+static int load_side(const struct report_opts *o, int first, int last,
+		     struct rec_summary *runs, struct cmp_side *side)
+{
+	int err, i;
+
+	for (i = first; i < last; i++) {
+		err = load(o->files[i], &runs[i]);
+		if (err)
+			return err;
+		side->run[side->n++] = &runs[i];
+	}
+	return 0;
+}
+
 int cmd_diff(int argc, char **argv)
 {
+	struct rec_summary *runs = NULL;
+	struct cmp_result *r = NULL;
 	struct report_opts o;
-	struct rec_summary a, b;
-	int err;
+	int err, i;
 
 	err = cli_parse_report(argc, argv, &o, true);
 	if (err || o.help) {
@@ -190,22 +220,31 @@ int cmd_diff(int argc, char **argv)
 	err = check_html(&o);
 	if (err)
 		return cli_status(err);
-	err = load(o.files[0], &a);
-	if (err)
-		return cli_status(err);
-	err = load(o.files[1], &b);
-	if (err) {
-		rec_summary_free(&a);
-		return cli_status(err);
+	runs = calloc(o.nr_files, sizeof(*runs));
+	r = calloc(1, sizeof(*r));
+	if (!runs || !r) {
+		err = -ENOMEM;
+		cli_warn("out of memory for %d recordings", o.nr_files);
+		goto out;
 	}
+	err = load_side(&o, 0, o.nr_a, runs, &r->a);
+	if (!err)
+		err = load_side(&o, o.nr_a, o.nr_files, runs, &r->b);
+	if (!err)
+		err = cmp_build(r);
+	if (err)
+		goto out;
 	if (o.fmt == FMT_JSON)
-		diff_json(stdout, &a, &b);
+		diff_json(stdout, r);
 	else if (!o.html)
-		diff_text(stdout, &a, &b);
+		diff_text(stdout, r);
 	fflush(stdout);
 	if (o.html)
-		err = write_html(o.html, &a, &b);
-	rec_summary_free(&a);
-	rec_summary_free(&b);
+		err = write_html(o.html, NULL, r);
+out:
+	for (i = 0; runs && i < o.nr_files; i++)
+		rec_summary_free(&runs[i]);
+	free(runs);
+	free(r);
 	return cli_status(err);
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 #include "hist.h"
 #include "report_view.h"
-#include "summary.h"
+#include "explain.h"
 #include "svg.h"
 #include "units.h"
 
@@ -418,35 +418,38 @@ static void sampled_charts(FILE *f, const struct rec_summary *const *s,
 
 static void cell(FILE *f, const char *prefix, double v, bool sign);
 
-/* the figures diff leads with: the largest relative changes */
-static void summary_table(FILE *f, const struct rec_summary *a,
-			  const struct rec_summary *b)
+/* the paragraph, then every moved metric, what the run paid first */
+static void summary_table(FILE *f, const struct cmp_result *r)
 {
-	struct diff_change c[SUMMARY_MAX];
-	char ch[LINE_LEN];
-	int n = diff_summary(a, b, c, SUMMARY_MAX), i;
+	char ch[LINE_LEN], words[EXPLAIN_LEN];
+	int i;
 
-	fputs("<h2 id=\"summary\">What changed most, B against A</h2>\n"
-	      "<table class=\"summary\"><tr><th>figure</th><th>A</th><th>B</th><th>unit</th><th>change</th></tr>\n",
+	explain_paragraph(r, words, sizeof(words));
+	fputs("<h2 id=\"summary\">What moved, B against A</h2>\n<p class=\"why\">",
 	      f);
-	for (i = 0; i < n; i++) {
+	html_esc(f, words);
+	fputs("</p>\n", f);
+	if (!r->nr_moved)
+		return;
+	fputs("<table class=\"summary\"><tr><th>figure</th><th>A</th><th>B</th><th>spread</th><th>unit</th><th>change</th></tr>\n",
+	      f);
+	for (i = 0; i < r->nr_moved; i++) {
+		const struct cmp_metric *c = &r->m[r->rank[i]];
+
 		fputs("<tr><td style=\"text-align:left\">", f);
-		html_esc(f, c[i].figure);
+		html_esc(f, c->m.key);
 		fputs("</td>", f);
-		cell(f, c[i].bound ? "&le;" : "", c[i].a, false);
-		cell(f, c[i].bound ? "&le;" : "", c[i].b, false);
+		cell(f, c->m.bound ? "&le;" : "", c->a, false);
+		cell(f, c->m.bound ? "&le;" : "", c->b, false);
+		cell(f, "&plusmn;", c->spread, false);
 		fputs("<td>", f);
-		html_esc(f, c[i].unit);
-		diff_change_str(ch, sizeof(ch), &c[i]);
+		html_esc(f, c->m.unit);
+		cmp_change_str(ch, sizeof(ch), c);
 		fputs("</td><td>", f);
 		html_esc(f, ch);
 		fputs("</td></tr>\n", f);
 	}
-	if (!n)
-		fputs("<tr><td colspan=\"5\">nothing: every such figure is equal or missing</td></tr>\n",
-		      f);
-	fputs("</table>\n<p>Latency, interrupts-off time, lock hold, batch sizes and pcp memory; the spread is the standard error the intervals of both recordings give, where a figure has per-interval values.</p>\n",
-	      f);
+	fputs("</table>\n", f);
 }
 
 void report_html(FILE *f, const struct rec_summary *s)
@@ -482,48 +485,50 @@ static void cell(FILE *f, const char *prefix, double v, bool sign)
 			prefix, v);
 }
 
-static void delta_table(FILE *f, const struct rec_summary *a,
-			const struct rec_summary *b)
+static void delta_table(FILE *f, const struct cmp_result *r)
 {
-	struct rec_metric ma[REC_MAX_METRICS], mb[REC_MAX_METRICS];
-	int n, i;
+	int i;
 
-	n = rec_metrics(a, b, ma, REC_MAX_METRICS);
-	rec_metrics(b, a, mb, REC_MAX_METRICS);
-	fputs("<table>\n<tr><th></th><th>A</th><th>B</th><th>B &minus; A</th><th>%</th></tr>\n",
+	fputs("<table>\n<tr><th></th><th>A</th><th>B</th><th>B &minus; A</th><th>%</th><th>spread</th></tr>\n",
 	      f);
-	for (i = 0; i < n; i++) {
-		double pct = diff_delta_pct(ma[i].v, mb[i].v);
-		const char *le = ma[i].bound ? "&le;" : "";
+	for (i = 0; i < r->n; i++) {
+		const struct cmp_metric *c = &r->m[i];
+		double pct = cmp_delta_pct(c->a, c->b);
+		const char *le = c->m.bound ? "&le;" : "";
 
-		fprintf(f, "<tr><th>%s</th>", ma[i].key);
-		cell(f, le, ma[i].v, false);
-		cell(f, le, mb[i].v, false);
-		cell(f, "", mb[i].v - ma[i].v, true);
+		fprintf(f, "<tr><th>%s</th>", c->m.key);
+		cell(f, le, c->a, false);
+		cell(f, le, c->b, false);
+		cell(f, "", c->b - c->a, true);
 		if (isnan(pct))
-			fputs("<td>-</td></tr>\n", f);
+			fputs("<td>-</td>", f);
 		else
-			fprintf(f, "<td>%+.1f%%</td></tr>\n", pct);
+			fprintf(f, "<td>%+.1f%%</td>", pct);
+		cell(f, "&plusmn;", c->spread, false);
+		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
 }
 
-void diff_html(FILE *f, const struct rec_summary *a,
-	       const struct rec_summary *b)
+void diff_html(FILE *f, const struct cmp_result *r)
 {
+	const struct rec_summary *a = r->a.run[0], *b = r->b.run[0];
 	const struct rec_summary *two[2] = { a, b };
 	const char *names[2] = { "A", "B" };
 	char title[LINE_LEN];
+	int i;
 
-	snprintf(title, sizeof(title), "pcptop diff: %s vs %s", a->path,
-		 b->path);
+	snprintf(title, sizeof(title), "pcptop diff: %s vs %s%s", a->path,
+		 b->path, r->a.n > 1 || r->b.n > 1 ? " and their repeats" : "");
 	page_open(f, title);
-	warnings(f, a);
-	warnings(f, b);
-	summary_table(f, a, b);
+	for (i = 0; i < r->a.n; i++)
+		warnings(f, r->a.run[i]);
+	for (i = 0; i < r->b.n; i++)
+		warnings(f, r->b.run[i]);
+	summary_table(f, r);
 	facts_table(f, two, 2);
 	fputs("<h2>Totals, B against A</h2>\n", f);
-	delta_table(f, a, b);
+	delta_table(f, r);
 	timeline(f, two, names, 2);
 	sampled_table(f, two, 2);
 	sampled_charts(f, two, names, 2);

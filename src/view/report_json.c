@@ -11,7 +11,7 @@
 #include "json_facts.h"
 #include "json_fig.h"
 #include "report_view.h"
-#include "summary.h"
+#include "explain.h"
 #include "units.h"
 
 #define LINE_LEN 512
@@ -213,26 +213,65 @@ static void j_facts(struct json_writer *w, const struct rec_summary *s)
 	j_command(w, s);
 }
 
-static void j_summary(struct json_writer *w, const struct rec_summary *a,
-		      const struct rec_summary *b)
-{
-	struct diff_change c[SUMMARY_MAX];
-	int n = diff_summary(a, b, c, SUMMARY_MAX), i;
+static const char *const cost_names[] = {
+	[COST_TIME] = "time",	  [COST_PAGES] = "pages",
+	[COST_EVENTS] = "events", [COST_SHAPE] = "shape",
+	[COST_NONE] = "none",
+};
 
+static const char *const spread_names[] = {
+	[SPREAD_RUNS] = "runs",
+	[SPREAD_INTERVALS] = "intervals",
+	[SPREAD_UNKNOWN] = "unknown",
+};
+
+/* a compared metric's numbers, inside its object */
+static void j_compared(struct json_writer *w, const struct cmp_metric *c)
+{
+	j_num(w, "a", c->a);
+	j_num(w, "b", c->b);
+	j_num(w, "delta", c->b - c->a);
+	/* JSON has no infinity: a figure A had none of */
+	if (isinf(c->change_pct))
+		json_null(w, "change_pct");
+	else
+		j_num(w, "change_pct", c->change_pct);
+	j_num(w, "spread", c->spread);
+	j_num(w, "spread_pct",
+	      c->a ? c->spread / fabs(c->a) * PERCENT : (double)NAN);
+	json_str(w, "spread_from", spread_names[c->from]);
+	j_num(w, "sd_a", c->sd_a);
+	j_num(w, "sd_b", c->sd_b);
+	json_bool(w, "moved", c->moved);
+	json_str(w, "cost", cost_names[c->m.cost]);
+	if (c->m.unit[0])
+		json_str(w, "unit", c->m.unit);
+	json_bool(w, "bound", c->m.bound);
+}
+
+/* the paragraph, the runs, and every moved metric, what it cost first */
+static void j_summary(struct json_writer *w, const struct cmp_result *r)
+{
+	char words[EXPLAIN_LEN];
+	int i;
+
+	explain_paragraph(r, words, sizeof(words));
+	json_str(w, "paragraph", words);
+	json_obj_begin(w, "runs");
+	json_arr_begin(w, "a");
+	for (i = 0; i < r->a.n; i++)
+		json_str(w, NULL, r->a.run[i]->path);
+	json_arr_end(w);
+	json_arr_begin(w, "b");
+	for (i = 0; i < r->b.n; i++)
+		json_str(w, NULL, r->b.run[i]->path);
+	json_arr_end(w);
+	json_obj_end(w);
 	json_arr_begin(w, "summary");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < r->nr_moved; i++) {
 		json_obj_begin(w, NULL);
-		json_str(w, "figure", c[i].figure);
-		j_num(w, "a", c[i].a);
-		j_num(w, "b", c[i].b);
-		/* JSON has no infinity: a figure A did not have at all */
-		if (isinf(c[i].change_pct))
-			json_null(w, "change_pct");
-		else
-			json_double(w, "change_pct", c[i].change_pct);
-		j_num(w, "spread_pct", c[i].spread_pct);
-		json_str(w, "unit", c[i].unit);
-		json_bool(w, "bound", c[i].bound);
+		json_str(w, "figure", r->m[r->rank[i]].m.key);
+		j_compared(w, &r->m[r->rank[i]]);
 		json_obj_end(w);
 	}
 	json_arr_end(w);
@@ -323,30 +362,22 @@ static void j_side(struct json_writer *w, const char *key,
 	json_obj_end(w);
 }
 
-void diff_json(FILE *f, const struct rec_summary *a,
-	       const struct rec_summary *b)
+void diff_json(FILE *f, const struct cmp_result *r)
 {
-	struct rec_metric ma[REC_MAX_METRICS], mb[REC_MAX_METRICS];
+	const struct rec_summary *a = r->a.run[0], *b = r->b.run[0];
 	struct json_writer w;
-	int n, i, h;
+	int i, h;
 
-	n = rec_metrics(a, b, ma, REC_MAX_METRICS);
-	rec_metrics(b, a, mb, REC_MAX_METRICS);
 	json_init(&w, f);
 	json_obj_begin(&w, NULL);
 	json_schema(&w);
-	j_summary(&w, a, b);
+	j_summary(&w, r);
 	j_side(&w, "a", a);
 	j_side(&w, "b", b);
 	json_obj_begin(&w, "delta");
-	for (i = 0; i < n; i++) {
-		json_obj_begin(&w, ma[i].key);
-		j_num(&w, "a", ma[i].v);
-		j_num(&w, "b", mb[i].v);
-		j_num(&w, "delta", mb[i].v - ma[i].v);
-		j_num(&w, "pct", diff_delta_pct(ma[i].v, mb[i].v));
-		if (ma[i].unit[0])
-			json_str(&w, "unit", ma[i].unit);
+	for (i = 0; i < r->n; i++) {
+		json_obj_begin(&w, r->m[i].m.key);
+		j_compared(&w, &r->m[i]);
 		json_obj_end(&w);
 	}
 	json_obj_end(&w);

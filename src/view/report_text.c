@@ -9,12 +9,14 @@
 #include <string.h>
 #include "hist.h"
 #include "report_view.h"
-#include "summary.h"
+#include "explain.h"
 #include "text.h"
 #include "units.h"
 
 #define LINE_LEN 512
 #define NUM_LEN 32
+/* the paragraph's width, for an 80-column terminal */
+#define WRAP_W 76
 /* the timeline's columns */
 #define TL_NUM_W 8
 #define TL_MAX_W 5
@@ -270,13 +272,19 @@ static void fmt_num(char *buf, size_t len, double v, bool bound)
 		snprintf(buf, len, "%s%.2f", bound ? "<=" : "", v);
 }
 
-static void print_side(FILE *out, const char *tag, const struct rec_summary *s)
+/* a side's runs: the first one's facts, then every file */
+static void print_side(FILE *out, const char *tag, const struct cmp_side *sd)
 {
+	const struct rec_summary *s = sd->run[0];
 	const struct facts *fa = &s->h.f;
 	char line[LINE_LEN];
+	int i;
 
 	facts_scale_line(fa, line, sizeof(line));
-	fprintf(out, "%s  %s\n", tag, s->path);
+	fprintf(out, "%s  %s", tag, s->path);
+	for (i = 1; i < sd->n; i++)
+		fprintf(out, ", %s", sd->run[i]->path);
+	fprintf(out, "%s\n", sd->n > 1 ? " (repeats: means below)" : "");
 	fprintf(out, "   kernel %s %s on %s, %u CPUs, %s mode\n", fa->release,
 		fa->arch, fa->hostname, s->h.dims.nr_cpus, fa->mode_summary);
 	fprintf(out, "   %s\n", line);
@@ -297,56 +305,81 @@ static void pcts(char *buf, size_t len, const struct figure_hist *h)
 		 (unsigned long long)h->max);
 }
 
-static void print_summary(FILE *out, const struct rec_summary *a,
-			  const struct rec_summary *b)
+/* text folded at WRAP_W columns, each line indented by two */
+static void print_wrapped(FILE *out, const char *text)
 {
-	struct diff_change c[SUMMARY_MAX];
-	char va[NUM_LEN], vb[NUM_LEN], ch[LINE_LEN];
-	int n = diff_summary(a, b, c, SUMMARY_MAX), i;
+	const char *at = text, *space;
+	int len;
 
-	fprintf(out,
-		"\nWhat changed most, B against A (latency, interrupts off, lock hold,\n"
-		"batch sizes, pcp memory; spread: standard error from the intervals):\n");
-	if (!n)
-		fprintf(out,
-			"  nothing: every such figure is equal or missing\n");
-	for (i = 0; i < n; i++) {
-		fmt_num(va, sizeof(va), c[i].a, c[i].bound);
-		fmt_num(vb, sizeof(vb), c[i].b, c[i].bound);
-		diff_change_str(ch, sizeof(ch), &c[i]);
-		fprintf(out, "  %-26s %12s -> %-12s %-6s %s\n", c[i].figure, va,
-			vb, c[i].unit, ch);
+	while (*at) {
+		len = (int)strlen(at);
+		if (len > WRAP_W) {
+			for (space = at + WRAP_W; space > at && *space != ' ';
+			     space--)
+				;
+			len = space > at ? (int)(space - at) : WRAP_W;
+		}
+		fprintf(out, "  %.*s\n", len, at);
+		at += len;
+		while (*at == ' ')
+			at++;
 	}
 }
 
-void diff_text(FILE *out, const struct rec_summary *a,
-	       const struct rec_summary *b)
+/* the paragraph, then every moved metric, what the run paid first */
+static void print_moved(FILE *out, const struct cmp_result *r)
 {
-	struct rec_metric ma[REC_MAX_METRICS], mb[REC_MAX_METRICS];
-	char va[NUM_LEN], vb[NUM_LEN], vd[NUM_LEN], vp[NUM_LEN];
-	int n, i, h;
+	char words[EXPLAIN_LEN], va[NUM_LEN], vb[NUM_LEN], vs[NUM_LEN],
+		ch[LINE_LEN];
+	int i;
 
-	print_side(out, "A", a);
-	print_side(out, "B", b);
-	print_summary(out, a, b);
-	n = rec_metrics(a, b, ma, REC_MAX_METRICS);
-	rec_metrics(b, a, mb, REC_MAX_METRICS);
-	fprintf(out, "\n  %-26s %14s %14s %14s %9s\n", "", "A", "B", "B - A",
-		"%");
-	for (i = 0; i < n; i++) {
-		double pct = diff_delta_pct(ma[i].v, mb[i].v);
+	explain_paragraph(r, words, sizeof(words));
+	fprintf(out, "\nWhat moved, B against A:\n");
+	print_wrapped(out, words);
+	if (!r->nr_moved)
+		return;
+	fprintf(out, "\n  %-30s %12s    %-12s %10s  %s\n", "moved", "A", "B",
+		"spread", "change");
+	for (i = 0; i < r->nr_moved; i++) {
+		const struct cmp_metric *c = &r->m[r->rank[i]];
 
-		fmt_num(va, sizeof(va), ma[i].v, ma[i].bound);
-		fmt_num(vb, sizeof(vb), mb[i].v, mb[i].bound);
-		fmt_num(vd, sizeof(vd), mb[i].v - ma[i].v, false);
+		fmt_num(va, sizeof(va), c->a, c->m.bound);
+		fmt_num(vb, sizeof(vb), c->b, c->m.bound);
+		fmt_num(vs, sizeof(vs), c->spread, false);
+		cmp_change_str(ch, sizeof(ch), c);
+		fprintf(out, "  %-30s %12s -> %-12s %10s  %s %s\n", c->m.key,
+			va, vb, vs, c->m.unit, ch);
+	}
+}
+
+void diff_text(FILE *out, const struct cmp_result *r)
+{
+	char va[NUM_LEN], vb[NUM_LEN], vd[NUM_LEN], vp[NUM_LEN], vs[NUM_LEN];
+	const struct rec_summary *a = r->a.run[0], *b = r->b.run[0];
+	int i, h;
+
+	print_side(out, "A", &r->a);
+	print_side(out, "B", &r->b);
+	print_moved(out, r);
+	fprintf(out, "\n  %-26s %14s %14s %14s %9s %12s\n", "", "A", "B",
+		"B - A", "%", "spread");
+	for (i = 0; i < r->n; i++) {
+		const struct cmp_metric *c = &r->m[i];
+		double pct = cmp_delta_pct(c->a, c->b);
+
+		fmt_num(va, sizeof(va), c->a, c->m.bound);
+		fmt_num(vb, sizeof(vb), c->b, c->m.bound);
+		fmt_num(vd, sizeof(vd), c->b - c->a, false);
+		fmt_num(vs, sizeof(vs), c->spread, false);
 		if (isnan(pct))
 			snprintf(vp, sizeof(vp), "-");
 		else
 			snprintf(vp, sizeof(vp), "%+.1f%%", pct);
-		fprintf(out, "  %-26s %14s %14s %14s %9s\n", ma[i].key, va, vb,
-			vd, vp);
+		fprintf(out, "  %-26s %14s %14s %14s %9s %12s\n", c->m.key, va,
+			vb, vd, vp, vs);
 	}
-	fprintf(out, "\nHistograms: p50 / p99 / max (log2 bucket bounds)\n");
+	fprintf(out, "\nHistograms: p50 / p99 / max (log2 bucket bounds)%s\n",
+		r->a.n > 1 || r->b.n > 1 ? ", first run of each side" : "");
 	fprintf(out, "  %-22s %-28s %s\n", "", "A", "B");
 	for (h = 0; h < NR_PCPTOP_HISTS; h++) {
 		const struct figure_hist *x = &a->total.hist[h];

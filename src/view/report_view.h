@@ -9,23 +9,22 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "compare.h"
 #include "recsum.h"
 
 /* report_text.c */
 void report_text(FILE *f, const struct rec_summary *s, bool timeline,
 		 bool hists);
-void diff_text(FILE *f, const struct rec_summary *a,
-	       const struct rec_summary *b);
+/* diff: the runs of both sides, their metrics compared (compare.h) */
+void diff_text(FILE *f, const struct cmp_result *r);
 
 /* report_json.c */
 void report_json(FILE *f, const struct rec_summary *s);
 void report_csv(FILE *f, const struct rec_summary *s);
-void diff_json(FILE *f, const struct rec_summary *a,
-	       const struct rec_summary *b);
+void diff_json(FILE *f, const struct cmp_result *r);
 
 /* report_html.c: one self-contained page, inline SVG, no network */
 void report_html(FILE *f, const struct rec_summary *s);
-void diff_html(FILE *f, const struct rec_summary *a,
-	       const struct rec_summary *b);
+void diff_html(FILE *f, const struct cmp_result *r);
 
 #endif /* PCPTOP_REPORT_VIEW_H */

@@ -63,6 +63,13 @@ TABLE='
 2|empty.data|report empty.data
 2|format version 2\.[0-9]+; this pcptop reads 1\.x|report v2.data
 2|format version 2\.[0-9]+|diff ok.data v2.data
+2|diff needs two recordings|diff ok.data
+2|diff needs two recordings|diff ok.data ok.data ok.data
+2|on both sides of|diff ok.data --
+2|on both sides of|diff -- ok.data
+2|takes one .--.|diff ok.data -- ok.data -- ok.data
+2|no --csv|diff ok.data -- ok.data --csv
+2|format version 2\.[0-9]+|diff ok.data -- ok.data v2.data
 2|cannot write in /nonexistent|record -o /nonexistent/dir/x.data -- true
 2|adir is a directory|record -o adir -- true
 2|adir is a directory|report ok.data --html adir

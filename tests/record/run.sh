@@ -77,7 +77,7 @@ t_eq "csv: bulk_free_pages column" \
 "$P" diff "$A" "$Bf" --json >"$TMP/d.json"
 t_eq "diff --json exits 0" "$?" 0
 t_eq "diff: bulk_free.pages delta" "$(jq -r '.delta["bulk_free.pages"].delta' "$TMP/d.json")" 630
-t_eq "diff: bulk_free.pages pct" "$(jq -r '.delta["bulk_free.pages"].pct' "$TMP/d.json")" 100
+t_eq "diff: bulk_free.pages change_pct" "$(jq -r '.delta["bulk_free.pages"].change_pct' "$TMP/d.json")" 100
 t_eq "diff: each side's scale" \
 	"$(jq -r '"\(.a.scale.value) \(.a.scale.source) \(.b.scale.value) \(.b.scale.source)"' "$TMP/d.json")" \
 	"5 config 0 cmdline"

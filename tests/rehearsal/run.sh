@@ -149,19 +149,19 @@ t_eq "pcptop diff exits 0" "$?" 0
 "$root/build/pcptop" diff --json scale0.data scale5.data >diff.json 2>>diff.err
 "$root/build/pcptop" diff --html diff.html scale0.data scale5.data >/dev/null 2>>diff.err
 t_eq "pcptop diff --html exits 0" "$?" 0
-sed -n '/^What changed most/,/^$/p' diff.txt
+sed -n '/^What moved/,/^$/p' diff.txt
 summary=$(jq -r '.summary[].figure' diff.json 2>/dev/null)
 t_check "the JSON summary names a batch size" -- \
-	grep -qE '^(refill|bulk_free|free_high|drain|decay)\.(avg|max)$' <<<"$summary"
-t_check "the JSON summary names a lock-hold or interrupts-off tail" -- \
-	grep -qE '^(lock_hold_ns|irqs_off_ns)\.(p99|max)$' <<<"$summary"
-t_check "every summary entry has a, b and change_pct keys" -- \
-	jq -e '.summary | length > 0 and all(has("figure") and has("a") and has("b") and has("change_pct"))' diff.json
-t_check "the text diff opens with the same summary" -- \
-	grep -qE '^  (lock_hold_ns|irqs_off_ns)\.(p99|max) ' diff.txt
+	grep -qE '^(refill|bulk_free|free_high|drain|decay)\.(avg|pages|calls)$' <<<"$summary"
+t_check "every summary entry moved beyond twice its spread" -- \
+	jq -e '.summary | length > 0 and all(.moved and (.delta | fabs) > 2 * .spread)' diff.json
+t_check "every figure beyond twice its spread is in the summary" -- \
+	jq -e '([.delta[] | select(.spread != null and (.delta | fabs) > 2 * .spread)] | length) == (.summary | length)' diff.json
+t_check "the text diff opens with the paragraph over one run a side" -- \
+	grep -q '^  Over 1 run of A and 1 of B' diff.txt
 t_check "diff.html opens with the summary" -- grep -q 'id="summary"' diff.html
-t_check "diff.html's summary names the lock or interrupts-off tail" -- \
-	grep -qE '<td[^>]*>(lock_hold_ns|irqs_off_ns)\.(p99|max)</td>' diff.html
+t_check "diff.html's summary names a batch size" -- \
+	grep -qE '<td[^>]*>(refill|bulk_free|free_high|drain|decay)\.(avg|pages|calls)</td>' diff.html
 t_check "diff.html plots the pcp lists' memory" -- \
 	grep -q 'Memory parked in pcp lists' diff.html
 if command -v chromium >/dev/null; then

@@ -60,6 +60,13 @@ for f in tests/fixtures/rec/*.data; do
 done
 "$P" diff tests/fixtures/rec/host-tp-1.2.data "$TMP/here.data" --json >"$TMP/diff.json" 2>/dev/null
 valid diff "$TMP/diff.json" "diff --json of a 1.2 recording and one made here"
+"$P" record -q -i 0.3 -o "$TMP/here2.data" -- "$CHURN" -m 64 -n 2 >/dev/null 2>&1
+"$P" diff tests/fixtures/rec/host-tp-1.2.data "$TMP/here.data" -- "$TMP/here.data" "$TMP/here2.data" \
+	--json >"$TMP/diff-runs.json" 2>/dev/null
+t_eq "diff of one run against two exits 0" "$?" 0
+valid diff "$TMP/diff-runs.json" "diff --json of repeated runs"
+t_eq "diff --json names the runs of each side" \
+	"$(jq -r '[(.runs.a | length), (.runs.b | length)] | join(",")' "$TMP/diff-runs.json")" "2,2"
 
 echo "== the schema can fail"
 jq -c '.bulk_free |= (with_entries(if .key == "calls" then .key = "ncalls" else . end))' \
@@ -73,5 +80,9 @@ jq -c '.schema = 2' "$TMP/report.json" >"$TMP/bad.json"
 invalid report "$TMP/bad.json" "report naming another schema version"
 jq -c '.summary = {}' "$TMP/diff.json" >"$TMP/bad.json"
 invalid diff "$TMP/bad.json" "diff with its summary an object"
+jq -c 'del(.paragraph)' "$TMP/diff.json" >"$TMP/bad.json"
+invalid diff "$TMP/bad.json" "diff without its paragraph"
+jq -c '.delta |= map_values(.pct = .change_pct | del(.change_pct))' "$TMP/diff.json" >"$TMP/bad.json"
+invalid diff "$TMP/bad.json" "diff with delta's change_pct named pct (schema 2)"
 
 t_summary

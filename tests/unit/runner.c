@@ -55,6 +55,7 @@ extern const struct unit_test fixture_rec_tests[];
 extern const struct unit_test sampler_tests[];
 extern const struct unit_test sampled_row_tests[];
 extern const struct unit_test progs_tests[];
+extern const struct unit_test compare_tests[];
 extern const struct unit_test btf_cache_tests[];
 
 static const struct unit_test *const suites[] = {
@@ -63,7 +64,7 @@ static const struct unit_test *const suites[] = {
 	figtab_tests,	   output_tests,      rec_output_tests,
 	cli_tests,	   plan_tests,	      facts_tests,
 	fixture_rec_tests, sampler_tests,     sampled_row_tests,
-	progs_tests,	   btf_cache_tests,
+	progs_tests,	   btf_cache_tests,   compare_tests,
 };
 
 int main(int argc, char **argv)

@@ -177,6 +177,23 @@ void synth_summary_free(struct rec_summary *s)
 	rec_summary_free(s);
 }
 
+struct cmp_result *synth_compare(const struct rec_summary *a,
+				 const struct rec_summary *b)
+{
+	struct cmp_result *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->a.n = r->b.n = 1;
+	r->a.run[0] = a;
+	r->b.run[0] = b;
+	if (cmp_build(r)) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
 FILE *capture_open(struct capture *c)
 {
 	memset(c, 0, sizeof(*c));

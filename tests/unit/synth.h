@@ -13,6 +13,7 @@
 #include "facts.h"
 #include "figures.h"
 #include "samples.h"
+#include "compare.h"
 #include "recsum.h"
 
 /* a 2-CPU facts set; mode is what every probe attached as */
@@ -30,6 +31,9 @@ void synth_samples(struct samples *s, unsigned int seed);
 void synth_summary(struct rec_summary *s, const char *path,
 		   enum probe_mode mode, unsigned int seed);
 void synth_summary_free(struct rec_summary *s);
+/* a compared with b, one run a side (allocated: free() it), NULL on ENOMEM */
+struct cmp_result *synth_compare(const struct rec_summary *a,
+				 const struct rec_summary *b);
 
 /* what out wrote, as a NUL-terminated string (open_memstream) */
 struct capture {

@@ -200,6 +200,36 @@ static void test_report_and_diff_options(void)
 	loud();
 }
 
+/* repeats: "--" splits the sides, and options may sit on either side */
+static void test_diff_repeats(void)
+{
+	char *runs[] = { "diff", "a1",	   "a2", "a3", "--",
+			 "b1",	 "--json", "b2", NULL };
+	char *pair[] = { "diff", "--json", "a", "--", "b", NULL };
+	char *no_b[] = { "diff", "a1", "a2", "--", NULL };
+	char *no_a[] = { "diff", "--", "b1", NULL };
+	char *twice[] = { "diff", "a", "--", "b", "--", "c", NULL };
+	char *help_b[] = { "diff", "a", "--", "-h", NULL };
+	struct report_opts o;
+
+	CHECK_EQ_INT(cli_parse_report(ARGC(runs), runs, &o, true), 0);
+	CHECK_EQ_INT(o.nr_a, 3);
+	CHECK_EQ_INT(o.nr_files, 5);
+	CHECK_EQ_STR(o.files[2], "a3");
+	CHECK_EQ_STR(o.files[3], "b1");
+	CHECK_EQ_STR(o.files[4], "b2");
+	CHECK(o.fmt == FMT_JSON);
+	CHECK_EQ_INT(cli_parse_report(ARGC(pair), pair, &o, true), 0);
+	CHECK(o.nr_a == 1 && o.nr_files == 2);
+	CHECK_EQ_INT(cli_parse_report(ARGC(help_b), help_b, &o, true), 0);
+	CHECK(o.help);
+	quiet();
+	CHECK_EQ_INT(cli_parse_report(ARGC(no_b), no_b, &o, true), -EINVAL);
+	CHECK_EQ_INT(cli_parse_report(ARGC(no_a), no_a, &o, true), -EINVAL);
+	CHECK_EQ_INT(cli_parse_report(ARGC(twice), twice, &o, true), -EINVAL);
+	loud();
+}
+
 static void test_btf_min_options(void)
 {
 	char *ok[] = { "btf-min", "--object", "o.bpf.o",
@@ -244,6 +274,7 @@ const struct unit_test cli_tests[] = {
 	TEST(test_top_options),
 	TEST(test_record_options),
 	TEST(test_report_and_diff_options),
+	TEST(test_diff_repeats),
 	TEST(test_info_options),
 	TEST(test_btf_min_options),
 	TEST_END,

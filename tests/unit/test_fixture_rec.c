@@ -6,6 +6,7 @@
  * tracepoint mode; the numbers below are what 0.1.0's own report said.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "prom.h"
 #include "recbuf.h"
@@ -116,23 +117,25 @@ static void test_010_reports(void)
 /* diff of a recording with itself: every change is zero */
 static void test_010_diff_with_itself(void)
 {
-	struct rec_metric ma[REC_MAX_METRICS], mb[REC_MAX_METRICS];
+	struct cmp_result *r;
 	struct rec_summary a, b;
 	struct capture j;
-	int n, i;
+	int i;
 
 	REQUIRE(load(&a) == 0);
 	REQUIRE(load(&b) == 0);
-	n = rec_metrics(&a, &b, ma, REC_MAX_METRICS);
-	CHECK_EQ_INT(rec_metrics(&b, &a, mb, REC_MAX_METRICS), n);
-	for (i = 0; i < n; i++)
-		CHECK(ma[i].v == mb[i].v ||
-		      (ma[i].v != ma[i].v && mb[i].v != mb[i].v));
-	diff_json(capture_open(&j), &a, &b);
-	CHECK(strstr(
-		capture_text(&j),
-		"\"bulk_free.pages\":{\"a\":14697,\"b\":14697,\"delta\":0,\"pct\":0"));
+	r = synth_compare(&a, &b);
+	REQUIRE(r);
+	for (i = 0; i < r->n; i++)
+		CHECK(r->m[i].a == r->m[i].b ||
+		      (r->m[i].a != r->m[i].a && r->m[i].b != r->m[i].b));
+	CHECK_EQ_INT(r->nr_moved, 0);
+	diff_json(capture_open(&j), r);
+	CHECK(strstr(capture_text(&j),
+		     "\"bulk_free.pages\":{\"a\":14697,\"b\":14697,\"delta\":0,\"change_pct\":0"));
+	CHECK(strstr(capture_text(&j), "nothing moved"));
 	capture_free(&j);
+	free(r);
 	rec_summary_free(&a);
 	rec_summary_free(&b);
 }

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "explain.h"
+#include "units.h"
+
+#define NAME_LEN 192
+#define VALUE_LEN 48
+#define NS_PER_US 1e3
+#define NS_PER_MS 1e6
+#define NS_PER_S 1e9
+
+/* what a metric's last part says, before its figure's name */
+static const struct {
+	const char *part, *words;
+} parts[] = {
+	{ "total", "" },
+	{ "count", "" },
+	{ "avg", "the average of " },
+	{ "mean", "the mean of " },
+	{ "max", "the largest of " },
+	{ "peak", "the peak of " },
+	{ "last", "at the end, " },
+	{ "p50", "the median (a log2 bound) of " },
+	{ "p99", "the 99th percentile (a log2 bound) of " },
+	{ "pages_per_s", "the pages per second of " },
+	{ "per_s", "the rate of " },
+	{ "pages", "the pages of " },
+	{ "calls", "the calls of " },
+};
+
+/* names of what is not a figtab row */
+static const struct {
+	const char *key, *name;
+} names[] = {
+	{ "command.wall_s", "the command's wall time" },
+	{ "command.cpu_s", "the command's CPU time (user + system)" },
+	{ "command.user_s", "the command's user time" },
+	{ "command.sys_s", "the command's system time" },
+	{ "zone_lock.pages", "pages moved through zone->lock" },
+	{ "zone_lock.takes",
+	  "zone->lock acquisitions (bulk frees and refills)" },
+	{ "alloc_ns", "allocations' time" },
+	{ "free_ns", "frees' time" },
+	{ "alloc_ns.pcp", "allocations served from the pcp list" },
+	{ "alloc_ns.refill", "allocations that refilled" },
+	{ "free_ns.pcp", "frees without a flush" },
+	{ "free_ns.flush", "frees that flushed" },
+};
+
+/* a figtab title up to its first aside: "free_high flushes (a ...)" */
+static void short_title(char *buf, size_t len, const char *title)
+{
+	size_t n = strcspn(title, ":(");
+
+	while (n && title[n - 1] == ' ')
+		n--;
+	snprintf(buf, len, "%.*s", (int)n, title);
+}
+
+void explain_name(const struct cmp_metric *c, char *buf, size_t len)
+{
+	const char *key = c->m.key, *last = strrchr(key, '.');
+	char fig[NAME_LEN], stem[NAME_LEN];
+	const struct fig_desc *d;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(names[i].key, key)) {
+			snprintf(buf, len, "%s", names[i].name);
+			return;
+		}
+	}
+	/* "alloc_ns.refill.mean": the part, then the stem's name */
+	snprintf(stem, sizeof(stem), "%.*s",
+		 last ? (int)(last - key) : (int)strlen(key), key);
+	metric_figure(key, fig, sizeof(fig));
+	d = fig_find(fig);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(names[i].key, stem))
+			break;
+	if (i < sizeof(names) / sizeof(names[0]))
+		snprintf(fig, sizeof(fig), "%s", names[i].name);
+	else if (d)
+		short_title(fig, sizeof(fig), d->title);
+	for (i = 0; last && i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (!strcmp(parts[i].part, last + 1))
+			break;
+	if (!last)
+		snprintf(buf, len, "%s", fig);
+	else if (i < sizeof(parts) / sizeof(parts[0]))
+		snprintf(buf, len, "%s%s", parts[i].words, fig);
+	else
+		snprintf(buf, len, "%s (%s)", fig, last + 1);
+}
+
+void explain_value(char *buf, size_t len, double v, const char *unit,
+		   bool bound)
+{
+	const char *le = bound ? "<= " : "";
+	double a = fabs(v);
+
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (!strcmp(unit, "ns") && a >= NS_PER_S)
+		snprintf(buf, len, "%s%.2f s", le, v / NS_PER_S);
+	else if (!strcmp(unit, "ns") && a >= NS_PER_MS)
+		snprintf(buf, len, "%s%.2f ms", le, v / NS_PER_MS);
+	else if (!strcmp(unit, "ns") && a >= NS_PER_US)
+		snprintf(buf, len, "%s%.1f us", le, v / NS_PER_US);
+	else if (!strcmp(unit, "s"))
+		snprintf(buf, len, "%s%.2f s", le, v);
+	else if (v == (double)(long long)v)
+		snprintf(buf, len, "%s%.0f%s%s", le, v, unit[0] ? " " : "",
+			 unit);
+	else
+		snprintf(buf, len, "%s%.1f%s%s", le, v, unit[0] ? " " : "",
+			 unit);
+}
+
+/* whether moved metric rank[i] is its figure's first in the ranking */
+static bool leads_its_figure(const struct cmp_result *r, int i)
+{
+	char fig[NAME_LEN], other[NAME_LEN];
+	int j;
+
+	metric_figure(r->m[r->rank[i]].m.key, fig, sizeof(fig));
+	for (j = 0; j < i; j++) {
+		metric_figure(r->m[r->rank[j]].m.key, other, sizeof(other));
+		if (!strcmp(fig, other))
+			return false;
+	}
+	return true;
+}
+
+int explain_leading(const struct cmp_result *r, int *idx, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->nr_moved && n < max; i++)
+		if (leads_its_figure(r, i))
+			idx[n++] = r->rank[i];
+	return n;
+}
+
+/* the figures with a metric that moved */
+static int moved_figures(const struct cmp_result *r)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->nr_moved; i++)
+		n += leads_its_figure(r, i);
+	return n;
+}
+
+/* append to buf what fmt says, never past len */
+static void add(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+static const char *spread_from(const struct cmp_result *r)
+{
+	return r->a.n > 1 || r->b.n > 1 ?
+		       "the standard error between runs" :
+		       "from the intervals of the one run a side";
+}
+
+/* "pages moved through zone->lock went from 8 012 to 12 873 (...)" */
+static void sentence(char *buf, size_t len, const struct cmp_metric *c)
+{
+	char name[NAME_LEN], a[VALUE_LEN], b[VALUE_LEN], d[VALUE_LEN],
+		s[VALUE_LEN];
+
+	explain_name(c, name, sizeof(name));
+	explain_value(a, sizeof(a), c->a, c->m.unit, c->m.bound);
+	explain_value(b, sizeof(b), c->b, c->m.unit, c->m.bound);
+	explain_value(d, sizeof(d), c->b - c->a, c->m.unit, false);
+	explain_value(s, sizeof(s), c->spread, c->m.unit, false);
+	add(buf, len, "%s went from %s to %s (%s%s", name, a, b,
+	    c->b > c->a ? "+" : "", d);
+	if (!isnan(c->change_pct) && !isinf(c->change_pct))
+		add(buf, len, ", %+.1f %%", c->change_pct);
+	add(buf, len, "; spread %s)", s);
+}
+
+/* "B paid more in ...; less in ...": the moved costs, by direction */
+static void tradeoff(char *buf, size_t len, const struct cmp_result *r,
+		     const int *idx, int n)
+{
+	char name[NAME_LEN];
+	int dir, i, k;
+
+	for (dir = 1; dir >= -1; dir -= 2) {
+		for (i = 0, k = 0; i < n; i++) {
+			const struct cmp_metric *c = &r->m[idx[i]];
+
+			if (c->m.cost > COST_EVENTS ||
+			    (c->b > c->a ? 1 : -1) != dir)
+				continue;
+			explain_name(c, name, sizeof(name));
+			add(buf, len, "%s%s",
+			    k++	    ? "; " :
+			    dir > 0 ? " B paid more than A in: " :
+				      " B paid less than A in: ",
+			    name);
+		}
+		if (k)
+			add(buf, len, ".");
+	}
+}
+
+void explain_paragraph(const struct cmp_result *r, char *buf, size_t len)
+{
+	int idx[EXPLAIN_MAX_FIGURES], n, i, figs, unknown = 0;
+
+	buf[0] = '\0';
+	n = explain_leading(r, idx, EXPLAIN_MAX_FIGURES);
+	figs = moved_figures(r);
+	for (i = 0; i < r->n; i++)
+		unknown += r->m[i].from == SPREAD_UNKNOWN &&
+			   !isnan(r->m[i].a) && !isnan(r->m[i].b) &&
+			   r->m[i].a != r->m[i].b &&
+			   r->m[i].m.cost != COST_NONE;
+	add(buf, len, "Over %d run%s of A and %d of B (spread: %s), ", r->a.n,
+	    r->a.n == 1 ? "" : "s", r->b.n, spread_from(r));
+	if (!n) {
+		add(buf, len, "nothing moved beyond %.0f times its spread.",
+		    CMP_SPREADS);
+	} else {
+		add(buf, len, "%d figure%s moved beyond %.0f times %s spread",
+		    figs, figs == 1 ? "" : "s", CMP_SPREADS,
+		    figs == 1 ? "its" : "their");
+		if (figs > n)
+			add(buf, len, " (the first %d here, the rest below)",
+			    n);
+		add(buf, len, n > 1 ? ", costliest first: " : ": ");
+		for (i = 0; i < n; i++) {
+			if (i)
+				add(buf, len, "; ");
+			sentence(buf, len, &r->m[idx[i]]);
+		}
+		add(buf, len, ".");
+		tradeoff(buf, len, r, idx, n);
+	}
+	if (unknown)
+		add(buf, len,
+		    " %d more value%s changed with no spread to weigh %s against (a side with one run, and no per-interval values): record each side at least twice.",
+		    unknown, unknown == 1 ? "" : "s",
+		    unknown == 1 ? "it" : "them");
+}

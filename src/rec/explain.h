@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The words diff opens with, built only from the figures that moved
+ * beyond their spread (compare.h): what changed, by how much, over how
+ * many runs, ranked by what it cost the run; then the trade-off they
+ * make between the two sides. No sentence is fixed text: a figure that
+ * did not move is not in it, and two runs alike give "nothing moved".
+ */
+#ifndef PCPTOP_EXPLAIN_H
+#define PCPTOP_EXPLAIN_H
+
+#include <stddef.h>
+#include "compare.h"
+
+/* the figures the paragraph names at most, one metric each */
+#define EXPLAIN_MAX_FIGURES 8
+#define EXPLAIN_LEN 4096
+
+/*
+ * The moved metrics the paragraph names: the first-ranked of each figure,
+ * at most max; returns how many, their r->m indexes in idx
+ */
+int explain_leading(const struct cmp_result *r, int *idx, int max);
+/* "zone->lock acquisitions", "interrupts off for zone->lock ..., in all" */
+void explain_name(const struct cmp_metric *c, char *buf, size_t len);
+/* a value in its unit, readable: "1.05 ms", "<= 32.8 us", "2 016 pages" */
+void explain_value(char *buf, size_t len, double v, const char *unit,
+		   bool bound);
+/* the paragraph, one string */
+void explain_paragraph(const struct cmp_result *r, char *buf, size_t len);
+
+#endif /* PCPTOP_EXPLAIN_H */
