@@ -4,7 +4,9 @@
  * cut BTF of the running kernel.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -146,6 +148,43 @@ static ssize_t entry_read(int dfd, const char *name, void **buf)
 	return n;
 }
 
+#define TMP_FMT ".%s.%d.tmp"
+
+/*
+ * A pcptop killed between writing its entry and renaming it leaves the
+ * temporary file behind; nothing else would ever remove it. Those of
+ * processes no longer alive go before a new entry is written.
+ */
+static void stale_tmp_sweep(int dfd)
+{
+	struct dirent *e;
+	int fd, pid, n;
+	DIR *dir;
+
+	fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return;
+	}
+	while ((e = readdir(dir))) {
+		n = strlen(e->d_name);
+		if (e->d_name[0] != '.' || n < 5 ||
+		    strcmp(e->d_name + n - 4, ".tmp"))
+			continue;
+		/* ".NAME.PID.tmp": the PID is the last dotted field */
+		e->d_name[n - 4] = '\0';
+		pid = atoi(strrchr(e->d_name, '.') + 1);
+		e->d_name[n - 4] = '.';
+		if (pid > 0 && pid != getpid() && kill(pid, 0) &&
+		    errno == ESRCH)
+			unlinkat(dfd, e->d_name, 0);
+	}
+	closedir(dir);
+}
+
 /* the entry written whole under a temporary name, then renamed: 0/-errno */
 static int entry_write(int dfd, const char *name, const struct btf_cache_hdr *h,
 		       const void *payload)
@@ -153,7 +192,8 @@ static int entry_write(int dfd, const char *name, const struct btf_cache_hdr *h,
 	char tmp[BTF_CACHE_NAME_LEN + 32];
 	int fd, err;
 
-	snprintf(tmp, sizeof(tmp), ".%s.%d.tmp", name, (int)getpid());
+	stale_tmp_sweep(dfd);
+	snprintf(tmp, sizeof(tmp), TMP_FMT, name, (int)getpid());
 	fd = openat(dfd, tmp,
 		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		    CACHE_FILE_MODE);

@@ -83,6 +83,18 @@ truncate -s 100 "$entry"
 t_check "a truncated entry is cut again" -- \
 	grep -q '(cut, damaged entry rebuilt)' <<<"$(bc_source)"
 
+# temporary files a killed pcptop left: those of dead processes go when
+# an entry is next written, a live process's stays
+dead=$(sh -c 'echo $$')
+: >"$bc_dir/.$(basename "$entry").$dead.tmp"
+: >"$bc_dir/.$(basename "$entry").$$.tmp"
+truncate -s 100 "$entry"
+bc_source >/dev/null
+t_check "a dead pcptop's temporary file is swept when an entry is written" -- \
+	test ! -e "$bc_dir/.$(basename "$entry").$dead.tmp"
+t_check "  a live process's is left" -- test -e "$bc_dir/.$(basename "$entry").$$.tmp"
+rm -f "$bc_dir/.$(basename "$entry").$$.tmp"
+
 # stale: whole, but for another pcptop (its key's object CRC changed)
 python3 - "$entry" <<'EOF'
 import struct, sys, zlib
