@@ -53,7 +53,7 @@ static const struct {
 /* a figtab title up to its first aside: "free_high flushes (a ...)" */
 static void short_title(char *buf, size_t len, const char *title)
 {
-	size_t n = strcspn(title, ":(");
+	size_t n = strcspn(title, ":(,");
 
 	while (n && title[n - 1] == ' ')
 		n--;
@@ -145,16 +145,6 @@ int explain_leading(const struct cmp_result *r, int *idx, int max)
 	return n;
 }
 
-/* the figures with a metric that moved */
-static int moved_figures(const struct cmp_result *r)
-{
-	int i, n = 0;
-
-	for (i = 0; i < r->nr_moved; i++)
-		n += leads_its_figure(r, i);
-	return n;
-}
-
 /* append to buf what fmt says, never past len */
 static void add(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -196,19 +186,54 @@ static void sentence(char *buf, size_t len, const struct cmp_metric *c)
 	add(buf, len, "; spread %s)", s);
 }
 
-/* "B paid more in ...; less in ...": the moved costs, by direction */
+/* "Also moved: the largest of refills +3100.0 %; ..." */
+static void also_moved(char *buf, size_t len, const struct cmp_metric *c,
+		       bool first)
+{
+	char name[NAME_LEN];
+
+	explain_name(c, name, sizeof(name));
+	add(buf, len, "%s%s", first ? " Also moved: " : "; ", name);
+	if (!isnan(c->change_pct) && !isinf(c->change_pct))
+		add(buf, len, " %+.1f %%", c->change_pct);
+}
+
+/* a moved cost's direction: 1 when B paid more, -1 less, 0 not a cost */
+static int cost_dir(const struct cmp_metric *c)
+{
+	if (c->m.cost > COST_EVENTS)
+		return 0;
+	return c->b > c->a ? 1 : -1;
+}
+
+/*
+ * "B paid more than A in ...; less in ...": the trade-off, the moved
+ * costs by direction. When they all went one way there is none to weigh,
+ * and the list would only repeat the sentences.
+ */
 static void tradeoff(char *buf, size_t len, const struct cmp_result *r,
 		     const int *idx, int n)
 {
+	int dir, i, k, nr[3] = { 0 };
 	char name[NAME_LEN];
-	int dir, i, k;
 
+	for (i = 0; i < n; i++)
+		nr[cost_dir(&r->m[idx[i]]) + 1]++;
+	if (!nr[0] || !nr[2]) {
+		if (nr[0] + nr[2] > 1)
+			add(buf, len,
+			    " B paid %s than A in every cost that moved.",
+			    nr[2] ? "more" : "less");
+		else if (nr[0] + nr[2])
+			add(buf, len, " B paid %s than A there.",
+			    nr[2] ? "more" : "less");
+		return;
+	}
 	for (dir = 1; dir >= -1; dir -= 2) {
 		for (i = 0, k = 0; i < n; i++) {
 			const struct cmp_metric *c = &r->m[idx[i]];
 
-			if (c->m.cost > COST_EVENTS ||
-			    (c->b > c->a ? 1 : -1) != dir)
+			if (cost_dir(c) != dir)
 				continue;
 			explain_name(c, name, sizeof(name));
 			add(buf, len, "%s%s",
@@ -217,18 +242,17 @@ static void tradeoff(char *buf, size_t len, const struct cmp_result *r,
 				      " B paid less than A in: ",
 			    name);
 		}
-		if (k)
-			add(buf, len, ".");
+		add(buf, len, ".");
 	}
 }
 
 void explain_paragraph(const struct cmp_result *r, char *buf, size_t len)
 {
-	int idx[EXPLAIN_MAX_FIGURES], n, i, figs, unknown = 0;
+	int all[REC_MAX_METRICS], n, i, figs, unknown = 0;
 
 	buf[0] = '\0';
-	n = explain_leading(r, idx, EXPLAIN_MAX_FIGURES);
-	figs = moved_figures(r);
+	figs = explain_leading(r, all, REC_MAX_METRICS);
+	n = figs < EXPLAIN_MAX_FIGURES ? figs : EXPLAIN_MAX_FIGURES;
 	for (i = 0; i < r->n; i++)
 		unknown += r->m[i].from == SPREAD_UNKNOWN &&
 			   !isnan(r->m[i].a) && !isnan(r->m[i].b) &&
@@ -243,17 +267,19 @@ void explain_paragraph(const struct cmp_result *r, char *buf, size_t len)
 		add(buf, len, "%d figure%s moved beyond %.0f times %s spread",
 		    figs, figs == 1 ? "" : "s", CMP_SPREADS,
 		    figs == 1 ? "its" : "their");
-		if (figs > n)
-			add(buf, len, " (the first %d here, the rest below)",
-			    n);
 		add(buf, len, n > 1 ? ", costliest first: " : ": ");
 		for (i = 0; i < n; i++) {
 			if (i)
 				add(buf, len, "; ");
-			sentence(buf, len, &r->m[idx[i]]);
+			sentence(buf, len, &r->m[all[i]]);
 		}
 		add(buf, len, ".");
-		tradeoff(buf, len, r, idx, n);
+		/* every moved figure is named, past the first n briefly */
+		for (i = n; i < figs; i++)
+			also_moved(buf, len, &r->m[all[i]], i == n);
+		if (figs > n)
+			add(buf, len, ".");
+		tradeoff(buf, len, r, all, figs);
 	}
 	if (unknown)
 		add(buf, len,

@@ -12,9 +12,11 @@
 #include <stddef.h>
 #include "compare.h"
 
-/* the figures the paragraph names at most, one metric each */
+/* the figures the paragraph gives a sentence, one metric each; it names
+ * the others briefly */
 #define EXPLAIN_MAX_FIGURES 8
-#define EXPLAIN_LEN 4096
+/* room for every figure named twice (its change, then the trade-off) */
+#define EXPLAIN_LEN 16384
 
 /*
  * The moved metrics the paragraph names: the first-ranked of each figure,

@@ -67,6 +67,17 @@ t_check "bulk frees land in a named zone (fentry reads it)" -- \
 t_check "text report: scale and its source first" -- \
 	grep -qE '^scale [0-9]+ \(' <<<"$(v text | head -n 1)"
 t_eq "record -- sh -c 'exit 7' exits 7 in the VM" "$(v exit7)" 7
+# fentry mode's JSON against docs/schema/ (the host runs tracepoint mode:
+# without this its documents would validate only there)
+for kind in report info stat diff; do
+	v "$kind" >"$TMP/$kind.json"
+	out=$(tests/schema/validate.py "$kind" "$TMP/$kind.json" 2>&1)
+	t_check "$kind --json in the VM validates against docs/schema/$kind.schema.json" -- \
+		test $? -eq 0 -a -z "$out"
+	[ -n "$out" ] && head -n 5 <<<"$out"
+done
+t_eq "  info --json in the VM names fentry for bulk_free" \
+	"$(jq -r '.probes[] | select(.name == "bulk_free") | .mode' "$TMP/info.json")" fentry
 if [ "$T_FAILED" -gt 0 ]; then
 	echo "--- console (VMREC lines and errors)"
 	grep -E 'VMREC:(record_err|report_err|work|text|payload)|vmtest:' "$TMP/console.log" "$TMP/runner.err" | head -n 40

@@ -43,6 +43,10 @@ echo "VMREC:report_rc:$?"
 say report </tmp/rep.json
 say report_err </tmp/rep.err
 pcptop report /tmp/rec.data -T -H | say text
+# the JSON of fentry mode, for docs/schema/ on the host
+pcptop info --json 2>/dev/null | say info
+pcptop stat -i 0.3 -c 1 --json 2>/dev/null | say stat
+pcptop diff /tmp/rec.data /tmp/rec.data --json 2>/dev/null | say diff
 pcptop record -q -o /tmp/exit7.data -- sh -c 'exit 7' 2>/dev/null
 echo "VMREC:exit7:$?"
 echo "VMREC:done:1"

@@ -6,6 +6,7 @@
  * percentages, and two runs alike say nothing moved.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "explain.h"
@@ -120,7 +121,9 @@ static void test_change_beyond_spread_is_named_first(void)
 	CHECK(strstr(words, "+1.00 ms"));
 	CHECK(strstr(words, "B paid more than A in"));
 	/* a figure that did not move is not in it */
-	CHECK(!strstr(words, fig_find("refill")->title));
+	explain_name(metric(&x.r, "refill.pages"), name, sizeof(name));
+	CHECK(!strstr(words, name));
+	CHECK(!strstr(words, "refills"));
 	CHECK(!strstr(words, "nothing moved"));
 	drop(&x);
 }
@@ -172,10 +175,66 @@ static void test_one_run_a_side(void)
 	drop(&x);
 }
 
+/* every counter half again as large in B: each moved figure is named */
+static void test_every_moved_figure_named(void)
+{
+	static struct sides x;
+	char words[EXPLAIN_LEN], name[EXPLAIN_LEN];
+	int i, k, all[REC_MAX_METRICS], n;
+
+	make(&x, RUNS);
+	for (i = 0; i < RUNS; i++)
+		for (k = 0; k < NR_PCPTOP_COUNTERS; k++)
+			bump(&x.b[i], k,
+			     0.5 * (double)x.a[i].total.cnt[k] + 64);
+	build(&x);
+	n = explain_leading(&x.r, all, REC_MAX_METRICS);
+	/* more than get a sentence: the rest are named too */
+	CHECK(n > EXPLAIN_MAX_FIGURES);
+	explain_paragraph(&x.r, words, sizeof(words));
+	CHECK(strstr(words, "Also moved: "));
+	for (i = 0; i < n; i++) {
+		explain_name(&x.r.m[all[i]], name, sizeof(name));
+		if (!strstr(words, name))
+			fprintf(stderr, "  not named: %s (%s)\n", name,
+				x.r.m[all[i]].m.key);
+		CHECK(strstr(words, name));
+	}
+	CHECK(strlen(words) + 1 < sizeof(words));
+	drop(&x);
+}
+
+/* B holds interrupts off longer but takes zone->lock for fewer pages */
+static void test_tradeoff_both_ways(void)
+{
+	static struct sides x;
+	char words[EXPLAIN_LEN], more[EXPLAIN_LEN], less[EXPLAIN_LEN];
+	char want[2 * EXPLAIN_LEN];
+	int i;
+
+	make(&x, RUNS);
+	for (i = 0; i < RUNS; i++) {
+		bump(&x.b[i], CNT_IRQS_OFF_NS, NS_MS);
+		bump(&x.a[i], CNT_BULK_FREE_PAGES, 4096);
+	}
+	build(&x);
+	explain_paragraph(&x.r, words, sizeof(words));
+	explain_name(metric(&x.r, "irqs_off_ns.total"), more, sizeof(more));
+	explain_name(metric(&x.r, "bulk_free.pages"), less, sizeof(less));
+	snprintf(want, sizeof(want), "B paid more than A in: %s", more);
+	CHECK(strstr(words, want));
+	snprintf(want, sizeof(want), "B paid less than A in: %s", less);
+	CHECK(strstr(words, want));
+	CHECK(!strstr(words, "every cost that moved"));
+	drop(&x);
+}
+
 const struct unit_test compare_tests[] = {
 	TEST(test_alike_nothing_moved),
 	TEST(test_change_beyond_spread_is_named_first),
 	TEST(test_change_inside_spread_is_none),
 	TEST(test_one_run_a_side),
+	TEST(test_every_moved_figure_named),
+	TEST(test_tradeoff_both_ways),
 	TEST_END,
 };
