@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A replay model of the page allocator's per-CPU pageset (PCP) policy:
+ * feed it what a workload asked of the pcp layer (allocations and frees
+ * with their CPU, zone, order and migratetype; drains, vmstat's decay
+ * ticks, CPU hotplug, the pcp and zone state read along the way) and it
+ * says what mm/page_alloc.c would have done under a given rule set and
+ * batch scale: bulk frees, flushes and their chunks, refills, free_high
+ * flushes, decay, drains, zone->lock acquisitions, the pages parked in
+ * the lists, and the pages each locked call moved.
+ *
+ * Rule sets (pcpmodel_rules_init()), each naming the kernels it follows:
+ *   6.1     v6.1..6.1.103 (v6.6..6.6.44 alike, not read): free_factor
+ *           doubling; a free_high flush frees all of pcp->count;
+ *           drain_pages_zone() frees pcp->count in one call; no decay.
+ *   6.1cap  6.1.104+, 6.6.45+: 52166607ecc9 and 55f77df7d715 backported:
+ *           free_factor stops at the scale, drains go in chunks of
+ *           batch << scale; free_high still frees everything.
+ *   6.12    v6.7..6.15: high between high_min and high_max, alloc_factor
+ *           in nr_pcp_alloc(), free_count, PCPF_PREV_FREE_HIGH_ORDER and
+ *           PCPF_FREE_HIGH_BATCH, nr_pcp_high() cutting high by
+ *           batch << scale on free_high, nr_pcp_free() = min(count,
+ *           batch << scale), decay_pcp_high() in one call.
+ *   6.16    v6.16..6.18: c544a952ba61, free_high needs free_count >=
+ *           batch + high_min / 2.
+ *   7.x     7.2, 7.3 (from about 6.19): free_frozen_page_commit() frees a
+ *           flush in chunks of at most batch, dropping the pcp lock in
+ *           between; decay_pcp_high() in chunks of batch (Debian's
+ *           6.12.117 and 6.18.7+ have that too: set decay_chunked);
+ *           drain_pages_zone() still in chunks of batch << scale
+ *           (linux-source-7.3 mm/page_alloc.c:2642).
+ *
+ * What the model does not know, and assumes:
+ * - rmqueue_bulk() always finds the pages it asks for (the buddy lists
+ *   are never short), and __rmqueue_pcplist()'s check_new_pages() never
+ *   rejects one.
+ * - The pcp or buddy path of an allocation or free is the trace's: a
+ *   pcp trylock failure (free_one_page(), rmqueue_buddy()), an isolated
+ *   pageblock, a CMA or ALLOC_HIGHATOMIC refusal stay where the kernel
+ *   put them, whatever the scale.
+ * - zone->lock is never contended: a call is one acquisition, and what
+ *   it costs comes from pcpmodel_cost_fit() on measured calls.
+ * - ZONE_BELOW_HIGH and ZONE_RECLAIM_ACTIVE come from the trace's zone
+ *   states only. The kernel sets BELOW_HIGH in get_page_from_freelist()
+ *   and clears it after a commit flush that lifts the zone over its high
+ *   watermark; at another scale both happen at other moments, which the
+ *   model does not predict (result.events_below_high says how much of
+ *   the trace ran in that regime).
+ * - 7.x's chunked commit flush is never cut short: a failed pcp trylock
+ *   or a migration between chunks (free_frozen_page_commit() returning
+ *   false) is not in the trace. FPI_NOLOCK frees are modelled as plain
+ *   frees.
+ * - A list whose contents a snapshot did not give sits in one pool of
+ *   order-0 pages behind the real lists (PCPM_LIST_UNKNOWN): bulk frees
+ *   reach it last in the round robin, allocations never take from it,
+ *   so a list the kernel had filled may refill in the model.
+ * - Per-list counts are entries, pages are entries << order; page
+ *   identity, buddy merging and the order of pages inside a list are not
+ *   modelled (free_pcppages_bulk() only needs how many).
+ */
+#ifndef PCPTOP_PCPMODEL_H
+#define PCPTOP_PCPMODEL_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pcptop.h"
+
+/* CONFIG_PCP_BATCH_SCALE_MAX's Kconfig range, and the CIP patch's clamp */
+#define PCPM_SCALE_MAX 6
+/* MIGRATE_UNMOVABLE, MIGRATE_MOVABLE, MIGRATE_RECLAIMABLE */
+#define PCPM_MIGRATE_UNMOVABLE 0
+#define PCPM_MIGRATE_MOVABLE 1
+#define PCPM_MIGRATE_PCPTYPES PCPTOP_MIGRATE_PCPTYPES
+#define PCPM_COSTLY_ORDER PCPTOP_PAGE_ALLOC_COSTLY_ORDER
+/* NR_LOWORDER_PCP_LISTS: one list per migratetype for orders 0..3 */
+#define PCPM_NR_LOWORDER_LISTS (PCPM_MIGRATE_PCPTYPES * (PCPM_COSTLY_ORDER + 1))
+/* NR_PCP_THP: 1 before bf14ed81f571 (v6.10, 6.1.y July 2024), then 2 */
+#define PCPM_THP_LISTS_MAX 2
+#define PCPM_NR_LISTS_MAX (PCPM_NR_LOWORDER_LISTS + PCPM_THP_LISTS_MAX)
+/* the pool of pages whose list a snapshot did not say: behind the lists */
+#define PCPM_LIST_UNKNOWN PCPM_NR_LISTS_MAX
+#define PCPM_NR_SLOTS (PCPM_NR_LISTS_MAX + 1)
+/* per_cpu_pages.flags (include/linux/mmzone.h, v6.7+) */
+#define PCPM_PCPF_PREV_FREE_HIGH_ORDER 0x1
+#define PCPM_PCPF_FREE_HIGH_BATCH 0x2
+/* HPAGE_PMD_ORDER with 4 KiB pages (x86-64, arm64 4K) */
+#define PCPM_THP_ORDER_4K 9
+/* the CPUs one model holds pagesets for */
+#define PCPM_MAX_CPUS 4096
+/* pcpmodel_call_sizes keeps exact counts below this many pages a call */
+#define PCPM_CALL_PAGES_EXACT 8192
+
+enum pcpmodel_ruleset {
+	PCPM_RULES_6_1,
+	PCPM_RULES_6_1_CAPPED,
+	PCPM_RULES_6_12,
+	PCPM_RULES_6_16,
+	PCPM_RULES_7_X,
+	NR_PCPM_RULES,
+};
+
+/*
+ * What a rule set changes, flag by flag, so that a kernel between two
+ * presets (Debian 6.12.117's chunked decay, 6.1.97's two THP lists) is
+ * one edit away.
+ */
+struct pcpmodel_rules {
+	enum pcpmodel_ruleset base;
+	/* 6.7+: high_min/high_max, alloc_factor, free_count, flags, decay */
+	bool auto_high;
+	/* 6.1.104+/6.6.45+: nr_pcp_free() stops free_factor at the scale */
+	bool free_factor_capped;
+	/* drain_pages_zone() in chunks of batch << scale, else one call */
+	bool drain_chunked;
+	/* 6.16+ (c544a952ba61): free_high needs batch + high_min / 2 */
+	bool free_high_half_high_min;
+	/* 7.x: a commit flush in free_pcppages_bulk() calls of <= batch */
+	bool commit_chunked;
+	/* decay_pcp_high() in calls of <= batch, else one call */
+	bool decay_chunked;
+	/* NR_PCP_THP: pcp lists for the THP order */
+	uint8_t thp_lists;
+};
+
+/* the preset of a rule set; -EINVAL for an unknown one */
+int pcpmodel_rules_init(struct pcpmodel_rules *rules,
+			enum pcpmodel_ruleset base);
+/* "6.1", "6.1cap", "6.12", "6.16", "7.x"; NULL when out of range */
+const char *pcpmodel_rules_name(enum pcpmodel_ruleset base);
+/* the rule set of a name above; -EINVAL when none has it */
+int pcpmodel_rules_by_name(const char *name, enum pcpmodel_ruleset *base);
+
+enum pcpmodel_event_type {
+	/*
+	 * An allocation of a pcp-eligible order reaching rmqueue(): on the
+	 * pcp path rmqueue_pcplist() -> __rmqueue_pcplist(), refilling
+	 * through rmqueue_bulk() when the list is empty; on the buddy path
+	 * rmqueue_buddy() (one zone->lock).
+	 */
+	PCPM_EV_ALLOC,
+	/*
+	 * A free reaching free_unref_page() (6.1..6.14) or
+	 * __free_frozen_pages() / free_unref_folios() (6.15+): on the pcp
+	 * path free_unref_page_commit() / free_frozen_page_commit(); on the
+	 * buddy path free_one_page() (one zone->lock).
+	 */
+	PCPM_EV_FREE,
+	/* decay_pcp_high(zone, pcp), from vmstat's refresh_cpu_vm_stats() */
+	PCPM_EV_DECAY,
+	/* drain_pages_zone(cpu, zone) or drain_zone_pages(): see reason */
+	PCPM_EV_DRAIN,
+	/* page_alloc_cpu_dead(cpu): drain_pages(cpu), every zone */
+	PCPM_EV_CPU_DEAD,
+	/* page_alloc_cpu_online(cpu) */
+	PCPM_EV_CPU_ONLINE,
+	/* a read of one pageset's state: payload indexes pcp_states */
+	PCPM_EV_SNAPSHOT,
+	/* a read of one zone's watermarks and flags: payload, zone_states */
+	PCPM_EV_ZONE_STATE,
+	NR_PCPM_EV,
+};
+
+enum pcpmodel_path {
+	PCPM_PATH_PCP,
+	PCPM_PATH_BUDDY,
+};
+
+/* who drained, as far as the trace knows */
+enum pcpmodel_drain_reason {
+	/* drain_pages_zone(), caller not known */
+	PCPM_DRAIN_UNKNOWN,
+	/* __drain_all_pages(): reclaim, compaction, isolation, hotplug */
+	PCPM_DRAIN_ALL,
+	/* drain_local_pages() */
+	PCPM_DRAIN_LOCAL,
+	/* page_alloc_cpu_dead(): what a CPU_DEAD event drains */
+	PCPM_DRAIN_CPU_DEAD,
+	/*
+	 * drain_zone_pages() (NUMA): vmstat drains an expired remote
+	 * pageset by one call of min(count, batch) pages
+	 */
+	PCPM_DRAIN_NUMA_REMOTE,
+	NR_PCPM_DRAIN,
+};
+
+/*
+ * One event, 24 bytes: the per-event path reads nothing else. Fields a
+ * type does not use are 0.
+ */
+struct pcpmodel_event {
+	uint64_t time_ns; /* bpf_ktime_get_ns() at the event */
+	/* SNAPSHOT: index into pcp_states; ZONE_STATE: into zone_states */
+	uint32_t payload;
+	/*
+	 * the pageset's CPU: the allocating or freeing CPU; DRAIN and
+	 * CPU_DEAD: drain_pages_zone()'s cpu argument (the owner, not the
+	 * CPU that ran the drain)
+	 */
+	uint16_t cpu;
+	uint8_t type; /* enum pcpmodel_event_type */
+	uint8_t zone; /* zone_idx(); unused by CPU_DEAD and CPU_ONLINE */
+	uint8_t order; /* ALLOC, FREE: the page's order */
+	/*
+	 * ALLOC: the list's migratetype (ac->migratetype); FREE:
+	 * get_pfnblock_migratetype() of the page. Values >=
+	 * MIGRATE_PCPTYPES go to the MOVABLE lists, as the kernel puts
+	 * HIGHATOMIC and CMA pages there.
+	 */
+	uint8_t migratetype;
+	uint8_t path; /* ALLOC, FREE: enum pcpmodel_path */
+	uint8_t reason; /* DRAIN: enum pcpmodel_drain_reason */
+};
+
+/* which fields of a pcpmodel_pcp_state were read */
+#define PCPM_FIELD_AUTO_HIGH 0x01 /* high_min, high_max: 6.7+ */
+#define PCPM_FIELD_FREE_COUNT 0x02 /* 6.7+ */
+#define PCPM_FIELD_ALLOC_FACTOR 0x04 /* 6.7+ */
+#define PCPM_FIELD_FLAGS 0x08 /* 6.7+ */
+#define PCPM_FIELD_FREE_FACTOR 0x10 /* 6.1..6.6 */
+#define PCPM_FIELD_LISTS 0x20 /* list_entries: a walk of pcp->lists[] */
+
+/*
+ * struct per_cpu_pages as read: count, high and batch always, the rest
+ * as fields says. A state seeds its pageset the first time; later ones
+ * measure the model's drift and, with resync, replace its state.
+ */
+struct pcpmodel_pcp_state {
+	int32_t count; /* pages in all lists */
+	int32_t high;
+	int32_t high_min;
+	int32_t high_max;
+	int32_t batch;
+	int32_t free_count; /* short in the kernel */
+	uint8_t alloc_factor;
+	uint8_t free_factor;
+	uint8_t flags; /* PCPM_PCPF_* */
+	uint8_t fields; /* PCPM_FIELD_* */
+	/* entries (pages of the list's order) per pindex */
+	uint32_t list_entries[PCPM_NR_LISTS_MAX];
+};
+
+/* which fields of a pcpmodel_zone_state were read */
+#define PCPM_ZFIELD_FLAGS 0x1 /* below_high, reclaim_active */
+#define PCPM_ZFIELD_PAGESET 0x2 /* pageset_high_min/high_max/batch */
+#define PCPM_ZFIELD_WMARK 0x4 /* free_pages, wmark_* */
+
+/*
+ * What the policy reads of struct zone. The pageset fields are what
+ * zone_pcp_update() wrote to every CPU's pageset (6.7+:
+ * zone->pageset_high_min/_max/_batch; 6.1: zone->pageset_high in both
+ * high fields); a change applies to all CPUs, as
+ * __zone_set_pageset_high_and_batch() does.
+ */
+struct pcpmodel_zone_state {
+	uint64_t free_pages; /* NR_FREE_PAGES */
+	uint64_t wmark_min;
+	uint64_t wmark_low;
+	uint64_t wmark_high; /* high_wmark_pages() */
+	int32_t pageset_high_min;
+	int32_t pageset_high_max;
+	int32_t pageset_batch;
+	uint8_t below_high; /* ZONE_BELOW_HIGH (6.7+) */
+	uint8_t reclaim_active; /* ZONE_RECLAIM_ACTIVE */
+	uint8_t fields; /* PCPM_ZFIELD_* */
+};
+
+/* a stream: the events and the payloads their snapshots point at */
+struct pcpmodel_stream {
+	const struct pcpmodel_event *events;
+	size_t nr_events;
+	const struct pcpmodel_pcp_state *pcp_states;
+	size_t nr_pcp_states;
+	const struct pcpmodel_zone_state *zone_states;
+	size_t nr_zone_states;
+};
+
+/* the pages parked in one pageset at a snapshot: model beside record */
+struct pcpmodel_series_point {
+	uint64_t time_ns;
+	uint16_t cpu;
+	uint8_t zone;
+	int32_t model_count; /* before any resync */
+	int32_t model_high;
+	int32_t recorded_count;
+	int32_t recorded_high;
+};
+
+struct pcpmodel_config {
+	struct pcpmodel_rules rules;
+	int scale; /* 0..PCPM_SCALE_MAX; 6.1 (uncapped) ignores it */
+	unsigned int nr_cpus; /* 1..PCPM_MAX_CPUS */
+	unsigned int nr_zones; /* 1..PCPTOP_MAX_ZONES */
+	/* HPAGE_PMD_ORDER; 0 when THPs never reach the pcp lists */
+	unsigned int thp_order;
+	/* snapshots overwrite the model's state once drift is measured */
+	bool resync;
+	/* the caller's buffer for the parked-pages series, or NULL */
+	struct pcpmodel_series_point *series;
+	size_t series_cap;
+};
+
+/* who decided to free at once: each a flush, made of chunks */
+enum pcpmodel_flush_source {
+	PCPM_FLUSH_COMMIT, /* the commit function: count >= high */
+	PCPM_FLUSH_FREE_HIGH, /* the commit function's free_high flush */
+	PCPM_FLUSH_DECAY, /* decay_pcp_high() */
+	PCPM_FLUSH_DRAIN, /* drain_pages_zone(), CPU_DEAD included */
+	PCPM_FLUSH_NUMA, /* drain_zone_pages() */
+	NR_PCPM_FLUSH,
+};
+
+/*
+ * Flushes of one source. pcptop's recorded histograms compare with:
+ * FREE_HIGH flush_pages_hist = HIST_FREE_HIGH_PAGES, DECAY
+ * flush_pages_hist = HIST_DECAY_PAGES, DRAIN chunk_pages_hist =
+ * HIST_DRAIN_PAGES.
+ */
+struct pcpmodel_flushes {
+	uint64_t flushes; /* those that freed a page */
+	uint64_t chunks; /* free_pcppages_bulk() calls */
+	uint64_t pages;
+	uint64_t max_flush_pages;
+	uint64_t flush_pages_hist[PCPTOP_HIST_SLOTS];
+	uint64_t chunks_hist[PCPTOP_HIST_SLOTS]; /* chunks per flush */
+	uint64_t chunk_pages_hist[PCPTOP_HIST_SLOTS];
+};
+
+/*
+ * Pages per locked call, exact below PCPM_CALL_PAGES_EXACT; larger calls
+ * (6.1's whole-pcp flushes) by log2 slot with their pages, so that a
+ * cost fit can be applied call by call (pcpmodel_cost_hist()).
+ */
+struct pcpmodel_call_sizes {
+	uint64_t calls_of[PCPM_CALL_PAGES_EXACT];
+	uint64_t over_calls[PCPTOP_HIST_SLOTS];
+	uint64_t over_pages[PCPTOP_HIST_SLOTS];
+	uint64_t max_pages;
+};
+
+struct pcpmodel_result {
+	/* free_pcppages_bulk(): one zone->lock hold a call */
+	uint64_t bulk_calls;
+	uint64_t bulk_pages;
+	uint64_t bulk_pages_hist[PCPTOP_HIST_SLOTS]; /* HIST_BULK_FREE_PAGES */
+	struct pcpmodel_call_sizes bulk_sizes;
+	/* rmqueue_bulk(): one zone->lock hold a call */
+	uint64_t refill_calls;
+	uint64_t refill_pages;
+	uint64_t refill_pages_hist[PCPTOP_HIST_SLOTS]; /* HIST_REFILL_PAGES */
+	struct pcpmodel_call_sizes refill_sizes;
+	struct pcpmodel_flushes flush[NR_PCPM_FLUSH];
+	uint64_t free_high_high_cut; /* CNT_FREE_HIGH_HIGH_CUT */
+	uint64_t decay_calls; /* CNT_DECAY_CALLS */
+	uint64_t decay_trims; /* calls that lowered high: CNT_DECAY_TRIMS */
+	uint64_t decay_high_cut; /* what they took off high */
+	uint64_t decay_ignored; /* decay ticks under rules without decay */
+	uint64_t drain_calls[NR_PCPM_DRAIN]; /* CNT_DRAIN_CALLS by reason */
+	uint64_t pcp_allocs, pcp_frees;
+	uint64_t buddy_allocs, buddy_frees; /* one zone->lock hold each */
+	/* the replay's own bookkeeping */
+	uint64_t events[NR_PCPM_EV];
+	uint64_t events_rejected; /* out of range: CPU, zone, order, payload */
+	uint64_t events_unseeded; /* a pageset no snapshot had seeded yet */
+	uint64_t events_offline; /* allocations and frees on an offline CPU */
+	/* allocations and frees while BELOW_HIGH or RECLAIM_ACTIVE */
+	uint64_t events_below_high;
+	/* snapshots after the first of their pageset */
+	uint64_t snapshots;
+	uint64_t snapshots_drifted; /* count or high differed */
+	uint64_t count_drift_abs_sum, count_drift_abs_max;
+	uint64_t high_drift_abs_sum, high_drift_abs_max;
+	uint64_t snapshots_inconsistent; /* lists not summing to count */
+	size_t series_len;
+	uint64_t series_dropped; /* points past series_cap */
+};
+
+/* every zone->lock acquisition the replay counts */
+uint64_t pcpmodel_zone_lock_acquisitions(const struct pcpmodel_result *r);
+
+struct pcpmodel;
+
+/* 0, -EINVAL for a config out of range, -ENOMEM */
+int pcpmodel_new(const struct pcpmodel_config *cfg, struct pcpmodel **out);
+void pcpmodel_free(struct pcpmodel *m);
+
+/*
+ * One event; the stream supplies the payloads of snapshots and zone
+ * states (NULL when the event has none). 0, -EINVAL for an event out of
+ * range (counted in events_rejected), -ENODATA for one whose pageset is
+ * not seeded yet (events_unseeded).
+ */
+int pcpmodel_apply(struct pcpmodel *m, const struct pcpmodel_event *ev,
+		   const struct pcpmodel_stream *payloads);
+/* every event of a stream; rejected ones are counted, not fatal */
+void pcpmodel_replay(struct pcpmodel *m, const struct pcpmodel_stream *s);
+
+/* seed (or overwrite) one pageset's state, as a first snapshot does */
+int pcpmodel_set_pcp(struct pcpmodel *m, unsigned int cpu, unsigned int zone,
+		     const struct pcpmodel_pcp_state *st);
+/* a pageset's modelled state, with every field and its lists */
+int pcpmodel_get_pcp(const struct pcpmodel *m, unsigned int cpu,
+		     unsigned int zone, struct pcpmodel_pcp_state *st);
+/* the modelled pages of the lists snapshots did not place */
+int pcpmodel_unknown_pages(const struct pcpmodel *m, unsigned int cpu,
+			   unsigned int zone, int *pages);
+int pcpmodel_set_zone(struct pcpmodel *m, unsigned int zone,
+		      const struct pcpmodel_zone_state *st);
+const struct pcpmodel_result *pcpmodel_result(const struct pcpmodel *m);
+const struct pcpmodel_config *pcpmodel_config(const struct pcpmodel *m);
+
+/*
+ * Cost of a locked call as ns = ns_per_call * calls + ns_per_page *
+ * pages, by least squares over observations: one call each (calls = 1,
+ * its pages and measured hold time) or an interval's totals.
+ */
+struct pcpmodel_cost_obs {
+	double calls;
+	double pages;
+	double ns;
+};
+
+/* the fit, stated: both coefficients, how far the points sit off it */
+struct pcpmodel_cost_fit {
+	double ns_per_call;
+	double ns_per_page;
+	double rms_residual_ns; /* sqrt(mean((ns - fitted)^2)) */
+	/* 1 - SS_res / SS_tot, SS_tot about the mean of ns */
+	double r_squared;
+	size_t nr_obs;
+};
+
+/*
+ * 0; -EINVAL for fewer than two observations or a non-finite one;
+ * -EDOM when calls and pages are proportional across them (every call
+ * the same size): the two costs cannot be told apart.
+ */
+int pcpmodel_cost_fit(const struct pcpmodel_cost_obs *obs, size_t nr,
+		      struct pcpmodel_cost_fit *fit);
+
+/*
+ * A locked call's time under a fit, call by call, in pcptop's ns log2
+ * slots (compares with HIST_LOCK_HOLD_NS and HIST_IRQS_OFF_NS); *total_ns
+ * gets their sum. A negative prediction counts as 0 ns. Calls past
+ * PCPM_CALL_PAGES_EXACT are priced at their slot's mean size.
+ */
+void pcpmodel_cost_hist(const struct pcpmodel_call_sizes *sizes,
+			const struct pcpmodel_cost_fit *fit,
+			uint64_t slots[PCPTOP_HIST_SLOTS], double *total_ns);
+
+#endif /* PCPTOP_PCPMODEL_H */

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What a locked call costs: ns = ns_per_call * calls + ns_per_page *
+ * pages fitted by least squares on measured calls, and the time the
+ * replay's calls would take under that fit, in pcptop's log2 ns slots.
+ * A zone->lock hold (and, on one CPU, the interrupts-off time) grows with
+ * the pages moved: __free_one_page() or __rmqueue() per entry, plus the
+ * lock and the call.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "hist.h"
+#include "pcpmodel.h"
+
+/* the normal equations are singular when det is this small against them */
+#define FIT_SINGULAR_REL 1e-12
+#define FIT_MIN_OBS 2
+
+struct sums {
+	double cc, cp, pp, cn, pn, n, nn;
+};
+
+static int sum_obs(const struct pcpmodel_cost_obs *obs, size_t nr,
+		   struct sums *s)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < nr; i++) {
+		double c = obs[i].calls, p = obs[i].pages, ns = obs[i].ns;
+
+		if (!isfinite(c) || !isfinite(p) || !isfinite(ns))
+			return -EINVAL;
+		s->cc += c * c;
+		s->cp += c * p;
+		s->pp += p * p;
+		s->cn += c * ns;
+		s->pn += p * ns;
+		s->n += ns;
+		s->nn += ns * ns;
+	}
+	return 0;
+}
+
+/*
+ * Minimise sum (ns_i - a * calls_i - b * pages_i)^2: with calls_i = 1
+ * this is the line through (pages, ns) with intercept a.
+ */
+int pcpmodel_cost_fit(const struct pcpmodel_cost_obs *obs, size_t nr,
+		      struct pcpmodel_cost_fit *fit)
+{
+	double det, a, b, ss_res = 0, ss_tot, mean;
+	struct sums s;
+	size_t i;
+	int err;
+
+	memset(fit, 0, sizeof(*fit));
+	if (nr < FIT_MIN_OBS)
+		return -EINVAL;
+	err = sum_obs(obs, nr, &s);
+	if (err)
+		return err;
+	det = s.cc * s.pp - s.cp * s.cp;
+	if (!(fabs(det) > FIT_SINGULAR_REL * s.cc * s.pp))
+		return -EDOM;
+	a = (s.cn * s.pp - s.pn * s.cp) / det;
+	b = (s.pn * s.cc - s.cn * s.cp) / det;
+	for (i = 0; i < nr; i++) {
+		double r = obs[i].ns - a * obs[i].calls - b * obs[i].pages;
+
+		ss_res += r * r;
+	}
+	mean = s.n / nr;
+	ss_tot = s.nn - nr * mean * mean;
+	fit->ns_per_call = a;
+	fit->ns_per_page = b;
+	fit->rms_residual_ns = sqrt(ss_res / nr);
+	fit->r_squared = ss_tot > 0 ? 1.0 - ss_res / ss_tot : 1.0;
+	fit->nr_obs = nr;
+	return 0;
+}
+
+static void price(const struct pcpmodel_cost_fit *fit, uint64_t calls,
+		  double pages, uint64_t slots[PCPTOP_HIST_SLOTS],
+		  double *total_ns)
+{
+	double ns = fit->ns_per_call + fit->ns_per_page * pages;
+
+	if (!calls)
+		return;
+	if (!(ns > 0))
+		ns = 0;
+	slots[hist_slot_of((uint64_t)llround(ns))] += calls;
+	*total_ns += ns * calls;
+}
+
+void pcpmodel_cost_hist(const struct pcpmodel_call_sizes *sizes,
+			const struct pcpmodel_cost_fit *fit,
+			uint64_t slots[PCPTOP_HIST_SLOTS], double *total_ns)
+{
+	int i;
+
+	memset(slots, 0, sizeof(uint64_t) * PCPTOP_HIST_SLOTS);
+	*total_ns = 0;
+	for (i = 0; i < PCPM_CALL_PAGES_EXACT; i++)
+		price(fit, sizes->calls_of[i], i, slots, total_ns);
+	for (i = 0; i < PCPTOP_HIST_SLOTS; i++)
+		if (sizes->over_calls[i])
+			price(fit, sizes->over_calls[i],
+			      (double)sizes->over_pages[i] /
+				      sizes->over_calls[i],
+			      slots, total_ns);
+}

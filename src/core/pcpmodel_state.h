@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The replay model's own state, shared by its files and by nothing else:
+ * pcpmodel_replay.c (events, snapshots, hotplug), pcpmodel_policy.c (the rules
+ * per kernel version: what to refill, when and how much to flush, decay)
+ * and pcpmodel_flush.c (free_pcppages_bulk(), the drains, and what every
+ * locked call and flush adds to the result).
+ */
+#ifndef PCPTOP_PCPMODEL_STATE_H
+#define PCPTOP_PCPMODEL_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pcpmodel.h"
+
+/* one CPU's pageset of one zone: struct per_cpu_pages, as modelled */
+struct pcpm_pcp {
+	int32_t count; /* pages: sum of entries[i] << order of list i */
+	int32_t high;
+	int32_t high_min;
+	int32_t high_max;
+	int32_t batch;
+	int32_t free_count;
+	uint8_t alloc_factor;
+	uint8_t free_factor;
+	uint8_t flags;
+	bool seeded; /* a snapshot (or pcpmodel_set_pcp()) gave its state */
+	/* entries per pindex; PCPM_LIST_UNKNOWN holds order-0 pages */
+	int32_t entries[PCPM_NR_SLOTS];
+};
+
+struct pcpm_zone {
+	struct pcpmodel_zone_state st;
+	bool seeded;
+};
+
+struct pcpmodel {
+	struct pcpmodel_config cfg;
+	struct pcpm_pcp *pcps; /* nr_cpus * nr_zones, CPU-major */
+	bool *cpu_offline;
+	struct pcpm_zone zones[PCPTOP_MAX_ZONES];
+	struct pcpmodel_result res;
+};
+
+/* a flush being made: who decided it, what its chunks freed so far */
+struct pcpm_flush {
+	enum pcpmodel_flush_source src;
+	uint64_t chunks;
+	uint64_t pages;
+};
+
+static inline struct pcpm_pcp *pcpm_pcp_of(struct pcpmodel *m, unsigned int cpu,
+					   unsigned int zone)
+{
+	return &m->pcps[(size_t)cpu * m->cfg.nr_zones + zone];
+}
+
+static inline int pcpm_min(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+static inline int pcpm_max(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * include/linux/minmax.h __clamp() since 2122e2a4efc2 ("minmax: clamp
+ * more efficiently by avoiding extra comparison", v6.1): with lo > hi a
+ * value under hi gets lo, which nr_pcp_free() can meet when high < 2 *
+ * batch
+ */
+static inline int pcpm_clamp(int val, int lo, int hi)
+{
+	return val >= hi ? hi : (val <= lo ? lo : val);
+}
+
+/* order_to_pindex(); -1 for an order the pcp lists do not hold */
+int pcpm_pindex(const struct pcpmodel *m, unsigned int order,
+		unsigned int migratetype);
+/* pindex_to_order(), and order 0 for the unknown pool */
+int pcpm_pindex_order(const struct pcpmodel *m, int pindex);
+
+/* pcpmodel_flush.c */
+void pcpm_flush_begin(struct pcpm_flush *f, enum pcpmodel_flush_source src);
+void pcpm_flush_end(struct pcpmodel *m, const struct pcpm_flush *f);
+/*
+ * free_pcppages_bulk(zone, count, pcp, pindex): one zone->lock hold; the
+ * pages it freed (count, or a little more past a high-order entry)
+ */
+int pcpm_bulk_free(struct pcpmodel *m, struct pcpm_pcp *pcp, int count,
+		   int pindex, struct pcpm_flush *f);
+/* the same walk of the lists without a call: a resync's correction */
+int pcpm_take_pages(const struct pcpmodel *m, struct pcpm_pcp *pcp, int count,
+		    int pindex);
+/* rmqueue_bulk() handing `entries` entries of `order` to list pindex */
+void pcpm_refill(struct pcpmodel *m, struct pcpm_pcp *pcp, int pindex,
+		 int order, int entries);
+void pcpm_drain_pages_zone(struct pcpmodel *m, struct pcpm_pcp *pcp);
+void pcpm_drain_zone_pages(struct pcpmodel *m, struct pcpm_pcp *pcp);
+
+/* pcpmodel_policy.c: the rules per kernel version */
+void pcpm_alloc(struct pcpmodel *m, struct pcpm_pcp *pcp,
+		const struct pcpm_zone *zone, int order, int pindex);
+void pcpm_commit(struct pcpmodel *m, struct pcpm_pcp *pcp,
+		 const struct pcpm_zone *zone, int order, int pindex);
+void pcpm_decay(struct pcpmodel *m, struct pcpm_pcp *pcp);
+
+#endif /* PCPTOP_PCPMODEL_STATE_H */
