@@ -168,6 +168,29 @@ enum pcpmodel_path {
 	PCPM_PATH_BUDDY,
 };
 
+/* which caller brought an allocation or a free to the lists */
+enum pcpmodel_caller {
+	/*
+	 * ALLOC: rmqueue_pcplist(); FREE: free_unref_page(),
+	 * free_unref_page_list(), __free_frozen_pages(), free_unref_folios()
+	 */
+	PCPM_CALLER_PLAIN,
+	/*
+	 * ALLOC: alloc_pages_bulk() (__alloc_pages_bulk() on 6.1), which
+	 * calls __rmqueue_pcplist() alone: free_count (6.1: free_factor) is
+	 * not halved
+	 */
+	PCPM_CALLER_BULK,
+	/*
+	 * FREE: free_frozen_pages_nolock() (FPI_TRYLOCK, 6.14+; FPI_NOLOCK
+	 * on 7.3): the commit function returns before nr_pcp_high(), so
+	 * count may pass high and nothing is flushed. Rules without
+	 * auto_high (6.1) have no such path and treat it as PLAIN.
+	 */
+	PCPM_CALLER_NOLOCK,
+	NR_PCPM_CALLER,
+};
+
 /* who drained, as far as the trace knows */
 enum pcpmodel_drain_reason {
 	/* drain_pages_zone(), caller not known */
@@ -212,6 +235,7 @@ struct pcpmodel_event {
 	uint8_t migratetype;
 	uint8_t path; /* ALLOC, FREE: enum pcpmodel_path */
 	uint8_t reason; /* DRAIN: enum pcpmodel_drain_reason */
+	uint8_t caller; /* ALLOC, FREE on the pcp path: pcpmodel_caller */
 };
 
 /* which fields of a pcpmodel_pcp_state were read */

@@ -69,16 +69,17 @@ static int nr_pcp_alloc(const struct pcpmodel *m, struct pcpm_pcp *pcp,
 /*
  * rmqueue_pcplist() -> __rmqueue_pcplist(), v6.1 to v7.3: an allocation
  * halves the free-side factor, refills an empty list through
- * rmqueue_bulk(), then takes one entry.
+ * rmqueue_bulk(), then takes one entry. alloc_pages_bulk() calls
+ * __rmqueue_pcplist() directly and leaves the factor alone.
  */
 void pcpm_alloc(struct pcpmodel *m, struct pcpm_pcp *pcp,
-		const struct pcpm_zone *zone, int order, int pindex)
+		const struct pcpm_zone *zone, int order, int pindex, int caller)
 {
 	int entries;
 
-	if (m->cfg.rules.auto_high)
+	if (caller != PCPM_CALLER_BULK && m->cfg.rules.auto_high)
 		pcp->free_count >>= 1;
-	else
+	else if (caller != PCPM_CALLER_BULK)
 		pcp->free_factor >>= 1;
 	if (!pcp->entries[pindex]) {
 		if (m->cfg.rules.auto_high)
@@ -234,7 +235,8 @@ static bool free_high_v67(const struct pcpmodel *m, const struct pcpm_pcp *pcp,
  * (linux-source-7.3 mm/page_alloc.c:2854).
  */
 static void commit_v67(struct pcpmodel *m, struct pcpm_pcp *pcp,
-		       const struct pcpm_zone *zone, int order, int pindex)
+		       const struct pcpm_zone *zone, int order, int pindex,
+		       int caller)
 {
 	bool free_high = free_high_v67(m, pcp, order);
 	int high, to_free, chunk;
@@ -246,6 +248,9 @@ static void commit_v67(struct pcpmodel *m, struct pcpm_pcp *pcp,
 		pcp->flags &= ~PCPM_PCPF_PREV_FREE_HIGH_ORDER;
 	if (pcp->free_count < (pcp->batch << m->cfg.scale))
 		pcp->free_count += 1 << order;
+	/* "Do not attempt to take a zone lock" (7.3:2895) */
+	if (caller == PCPM_CALLER_NOLOCK)
+		return;
 	high = nr_pcp_high(m, pcp, zone, free_high);
 	if (pcp->count < high)
 		return;
@@ -270,14 +275,15 @@ static void commit_v67(struct pcpmodel *m, struct pcpm_pcp *pcp,
  * alloc_factor, the allocation side's counterpart of free_count.
  */
 void pcpm_commit(struct pcpmodel *m, struct pcpm_pcp *pcp,
-		 const struct pcpm_zone *zone, int order, int pindex)
+		 const struct pcpm_zone *zone, int order, int pindex,
+		 int caller)
 {
 	if (m->cfg.rules.auto_high)
 		pcp->alloc_factor >>= 1;
 	pcp->entries[pindex]++;
 	pcp->count += 1 << order;
 	if (m->cfg.rules.auto_high)
-		commit_v67(m, pcp, zone, order, pindex);
+		commit_v67(m, pcp, zone, order, pindex, caller);
 	else
 		commit_v61(m, pcp, zone, order, pindex);
 }

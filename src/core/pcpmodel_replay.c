@@ -387,7 +387,7 @@ static int alloc_or_free(struct pcpmodel *m, const struct pcpmodel_event *ev)
 			m->res.buddy_frees++;
 		return 0;
 	}
-	if (ev->path != PCPM_PATH_PCP)
+	if (ev->path != PCPM_PATH_PCP || ev->caller >= NR_PCPM_CALLER)
 		return -EINVAL;
 	pindex = pcpm_pindex(m, ev->order, ev->migratetype);
 	if (pindex < 0)
@@ -401,10 +401,10 @@ static int alloc_or_free(struct pcpmodel *m, const struct pcpmodel_event *ev)
 		m->res.events_below_high++;
 	if (alloc) {
 		m->res.pcp_allocs++;
-		pcpm_alloc(m, pcp, zone, ev->order, pindex);
+		pcpm_alloc(m, pcp, zone, ev->order, pindex, ev->caller);
 	} else {
 		m->res.pcp_frees++;
-		pcpm_commit(m, pcp, zone, ev->order, pindex);
+		pcpm_commit(m, pcp, zone, ev->order, pindex, ev->caller);
 	}
 	return 0;
 }

@@ -103,9 +103,11 @@ void pcpm_drain_zone_pages(struct pcpmodel *m, struct pcpm_pcp *pcp);
 
 /* pcpmodel_policy.c: the rules per kernel version */
 void pcpm_alloc(struct pcpmodel *m, struct pcpm_pcp *pcp,
-		const struct pcpm_zone *zone, int order, int pindex);
+		const struct pcpm_zone *zone, int order, int pindex,
+		int caller);
 void pcpm_commit(struct pcpmodel *m, struct pcpm_pcp *pcp,
-		 const struct pcpm_zone *zone, int order, int pindex);
+		 const struct pcpm_zone *zone, int order, int pindex,
+		 int caller);
 void pcpm_decay(struct pcpmodel *m, struct pcpm_pcp *pcp);
 
 #endif /* PCPTOP_PCPMODEL_STATE_H */

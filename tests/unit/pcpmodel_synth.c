@@ -31,6 +31,9 @@
 #define RUN_MAX_OTHER 150
 /* allocations and frees that go to the buddy path anyway */
 #define BUDDY_PATH_PERCENT 2
+/* order-0 allocation runs from alloc_pages_bulk(), nolock frees */
+#define BULK_RUN_PERCENT 5
+#define NOLOCK_FREE_PERCENT 1
 #define MT_MOVABLE_PERCENT 70
 #define MT_UNMOVABLE_PERCENT 20
 /* the start of a default zone */
@@ -43,6 +46,7 @@
 
 struct run {
 	bool alloc;
+	bool bulk; /* alloc_pages_bulk() */
 	int cls, order, mt, left;
 	unsigned int cpu, zone;
 };
@@ -237,6 +241,8 @@ static void new_run(struct gen *g)
 					 PCPM_MIGRATE_UNMOVABLE :
 					 PCPM_MIGRATE_PCPTYPES - 1;
 	r->alloc = below(s, 2) || g->outstanding[r->cls] <= 0;
+	r->bulk = r->alloc && r->cls == CLASS_ORDER0 &&
+		  below(s, PERCENT_SCALE) < BULK_RUN_PERCENT;
 	r->left = 1 + below(s, r->cls == CLASS_ORDER0 ? RUN_MAX_ORDER0 :
 							RUN_MAX_OTHER);
 	do {
@@ -262,6 +268,10 @@ static int workload_event(struct gen *g)
 						   BUDDY_PATH_PERCENT ?
 			  PCPM_PATH_BUDDY :
 			  PCPM_PATH_PCP;
+	if (r->bulk)
+		ev.caller = PCPM_CALLER_BULK;
+	else if (!r->alloc && below(g->s, PERCENT_SCALE) < NOLOCK_FREE_PERCENT)
+		ev.caller = PCPM_CALLER_NOLOCK;
 	g->outstanding[r->cls] += r->alloc ? 1 : -1;
 	return emit(g, ev);
 }

@@ -411,6 +411,72 @@ static void test_pcpmodel_chunked_flush_v7(void)
 	ordinary_flush(PCPM_RULES_7_X, (937 + PM_BATCH - 1) / PM_BATCH);
 }
 
+/* an allocation or a free from a given caller, CPU 0, zone 0 */
+static int caller_event(struct pcpmodel *m, int type, int caller)
+{
+	struct pcpmodel_event ev = { 0 };
+
+	ev.type = type;
+	ev.migratetype = MOVABLE;
+	ev.caller = caller;
+	return pcpmodel_apply(m, &ev, NULL);
+}
+
+/*
+ * 7.3 alloc_pages_bulk_noprof() (7.3:5292) takes pages with
+ * __rmqueue_pcplist() alone: rmqueue_pcplist()'s "pcp->free_count >>=
+ * 1" (7.3:3399) does not run, so free_count stays 100; a plain
+ * allocation halves it.
+ */
+static void test_pcpmodel_alloc_bulk_caller(void)
+{
+	struct pcpmodel *m;
+	struct pm_seed s;
+
+	pm_seed_default(&s, 1000, 500, 4000);
+	s.order0_movable = 10;
+	s.free_count = 100;
+	m = pm_new_seeded_base(PCPM_RULES_7_X, 5, &s);
+	REQUIRE(m);
+	CHECK_EQ_INT(caller_event(m, PCPM_EV_ALLOC, PCPM_CALLER_BULK), 0);
+	CHECK_EQ_INT(pm_state(m).free_count, 100);
+	CHECK_EQ_INT(caller_event(m, PCPM_EV_ALLOC, PCPM_CALLER_PLAIN), 0);
+	CHECK_EQ_INT(pm_state(m).free_count, 50);
+	CHECK_EQ_INT(pm_state(m).count, 8);
+	pcpmodel_free(m);
+}
+
+/*
+ * 7.3 free_frozen_page_commit() with FPI_NOLOCK (7.3:2895): "Do not
+ * attempt to take a zone lock. Let pcp->count get over high mark
+ * temporarily": the 10th page of a pcp with high 10 stays, free_count
+ * still counts it; the next plain free flushes, and nr_pcp_free()'s
+ * "if (unlikely(high < batch)) return 1" makes it one page. 6.1 has no
+ * such path: its free flushes at once.
+ */
+static void test_pcpmodel_free_nolock_caller(void)
+{
+	struct pcpmodel *m;
+	struct pm_seed s;
+
+	pm_seed_default(&s, 10, 10, 10);
+	s.order0_movable = 9;
+	m = pm_new_seeded_base(PCPM_RULES_7_X, 5, &s);
+	REQUIRE(m);
+	CHECK_EQ_INT(caller_event(m, PCPM_EV_FREE, PCPM_CALLER_NOLOCK), 0);
+	CHECK_EQ_U64(pcpmodel_result(m)->bulk_calls, 0);
+	CHECK_EQ_INT(pm_state(m).count, 10);
+	CHECK_EQ_INT(pm_state(m).free_count, 1);
+	CHECK_EQ_INT(caller_event(m, PCPM_EV_FREE, PCPM_CALLER_PLAIN), 0);
+	CHECK_EQ_U64(pcpmodel_result(m)->flush[PCPM_FLUSH_COMMIT].pages, 1);
+	pcpmodel_free(m);
+	m = pm_new_seeded_base(PCPM_RULES_6_1, 5, &s);
+	REQUIRE(m);
+	CHECK_EQ_INT(caller_event(m, PCPM_EV_FREE, PCPM_CALLER_NOLOCK), 0);
+	CHECK_EQ_U64(pcpmodel_result(m)->bulk_calls, 1);
+	pcpmodel_free(m);
+}
+
 const struct unit_test pcpmodel_tests[] = {
 	TEST(test_pcpmodel_refill_alloc_factor),
 	TEST(test_pcpmodel_free_halves_alloc_factor),
@@ -424,6 +490,8 @@ const struct unit_test pcpmodel_tests[] = {
 	TEST(test_pcpmodel_free_high_batch_flag),
 	TEST(test_pcpmodel_chunked_free_high_v7),
 	TEST(test_pcpmodel_chunked_flush_v7),
+	TEST(test_pcpmodel_alloc_bulk_caller),
+	TEST(test_pcpmodel_free_nolock_caller),
 	TEST(test_pcpmodel_decay),
 	TEST(test_pcpmodel_decay_chunked),
 	TEST(test_pcpmodel_decay_scale0),
