@@ -73,6 +73,7 @@ void pcpm_synth_defaults(struct pcpm_synth_opts *o, uint64_t seed)
 	o->zone_flip_every = 45000;
 	o->thp = true;
 	o->hotplug = true;
+	o->snapshot_lists = true;
 	o->batch = DEFAULT_BATCH;
 	o->high = DEFAULT_HIGH;
 	o->high_min = DEFAULT_HIGH_MIN;
@@ -298,6 +299,8 @@ static int round_of(struct gen *g, int type, int reason)
 				continue;
 			}
 			err = pcpmodel_get_pcp(g->kernel, cpu, zone, &st);
+			if (!g->o->snapshot_lists)
+				st.fields &= ~PCPM_FIELD_LISTS;
 			if (!err)
 				err = snapshot(g, cpu, zone, &st);
 		}

@@ -24,6 +24,8 @@ struct pcpm_synth_opts {
 	unsigned int zone_flip_every; /* ... between BELOW_HIGH flips */
 	bool thp; /* THP-order allocations and frees on the pcp path */
 	bool hotplug; /* one CPU goes down and comes back midway */
+	/* later snapshots carry the lists (a walk of pcp->lists[]) */
+	bool snapshot_lists;
 	/* the pagesets' start: batch, high and its bounds */
 	int batch, high, high_min, high_max;
 };

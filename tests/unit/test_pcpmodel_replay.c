@@ -39,8 +39,9 @@ static struct pcpmodel *model(enum pcpmodel_ruleset rules, int scale,
 }
 
 /* the kernel model and the stream it wrote */
-static struct pcpmodel *written(enum pcpmodel_ruleset rules, int scale,
-				bool thp, uint64_t seed, struct pcpm_synth *s)
+static struct pcpmodel *written_lists(enum pcpmodel_ruleset rules, int scale,
+				      bool thp, uint64_t seed, bool lists,
+				      struct pcpm_synth *s)
 {
 	struct pcpm_synth_opts o;
 	struct pcpmodel *k = model(rules, scale, false);
@@ -50,11 +51,18 @@ static struct pcpmodel *written(enum pcpmodel_ruleset rules, int scale,
 	pcpm_synth_defaults(&o, seed);
 	o.nr_workload = WORKLOAD;
 	o.thp = thp;
+	o.snapshot_lists = lists;
 	if (pcpm_synth_make(&o, k, s)) {
 		pcpmodel_free(k);
 		return NULL;
 	}
 	return k;
+}
+
+static struct pcpmodel *written(enum pcpmodel_ruleset rules, int scale,
+				bool thp, uint64_t seed, struct pcpm_synth *s)
+{
+	return written_lists(rules, scale, thp, seed, true, s);
 }
 
 static bool same_pagesets(const struct pcpmodel *a, const struct pcpmodel *b)
@@ -77,13 +85,20 @@ static bool same_pagesets(const struct pcpmodel *a, const struct pcpmodel *b)
 	return true;
 }
 
-static void self_consistent(enum pcpmodel_ruleset rules, int scale, bool resync)
+/*
+ * Replayed at the scale it was written at, the stream gives the writer's
+ * result to the byte and its pagesets to the entry: with resync (the
+ * snapshots agree, so it changes nothing) and without, with lists in the
+ * snapshots and without (the count alone, as /proc/zoneinfo gives it).
+ */
+static void self_consistent(enum pcpmodel_ruleset rules, int scale, bool resync,
+			    bool lists)
 {
 	struct pcpmodel *k, *m;
 	const struct pcpmodel_result *kr, *mr;
 	struct pcpm_synth s;
 
-	k = written(rules, scale, true, 1 + scale, &s);
+	k = written_lists(rules, scale, true, 1 + scale, lists, &s);
 	REQUIRE(k);
 	m = model(rules, scale, resync);
 	REQUIRE(m);
@@ -110,19 +125,22 @@ void test_pcpmodel_self_consistent(void)
 	int rules;
 
 	for (rules = 0; rules < NR_PCPM_RULES; rules++) {
-		self_consistent(rules, 5, true);
-		self_consistent(rules, 0, true);
+		self_consistent(rules, 5, true, true);
+		self_consistent(rules, 0, true, true);
+		self_consistent(rules, 5, true, false);
 	}
-	self_consistent(PCPM_RULES_6_12, 3, true);
-	self_consistent(PCPM_RULES_7_X, 6, true);
+	self_consistent(PCPM_RULES_6_12, 3, true, true);
+	self_consistent(PCPM_RULES_7_X, 6, true, true);
 }
 
 void test_pcpmodel_self_consistent_no_resync(void)
 {
 	int rules;
 
-	for (rules = 0; rules < NR_PCPM_RULES; rules++)
-		self_consistent(rules, 5, false);
+	for (rules = 0; rules < NR_PCPM_RULES; rules++) {
+		self_consistent(rules, 5, false, true);
+		self_consistent(rules, 5, false, false);
+	}
 }
 
 /*
