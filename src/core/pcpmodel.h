@@ -152,7 +152,12 @@ enum pcpmodel_event_type {
 	PCPM_EV_DECAY,
 	/* drain_pages_zone(cpu, zone) or drain_zone_pages(): see reason */
 	PCPM_EV_DRAIN,
-	/* page_alloc_cpu_dead(cpu): drain_pages(cpu), every zone */
+	/*
+	 * page_alloc_cpu_dead(cpu): drain_pages(cpu), every zone. Send it
+	 * at the function's entry: the drain_pages_zone() calls inside it
+	 * are this event's, and a DRAIN event for them after it finds the
+	 * pagesets empty (a drain call, no chunk).
+	 */
 	PCPM_EV_CPU_DEAD,
 	/* page_alloc_cpu_online(cpu) */
 	PCPM_EV_CPU_ONLINE,

@@ -211,7 +211,11 @@ static int nr_pcp_free(const struct pcpmodel *m, const struct pcpm_pcp *pcp,
  * order 1..3 frees (PCPF_PREV_FREE_HIGH_ORDER) with free_count past the
  * threshold, keeping batch pages when PCPF_FREE_HIGH_BATCH says the
  * CPU's cache slice is large. The threshold is batch through 6.15 and
- * batch + high_min / 2 from 6.16 (c544a952ba61).
+ * batch + high_min / 2 from 6.16 (c544a952ba61). free_count only grows
+ * while under batch << scale, so it tops out at (batch << scale) + 7
+ * when orders 0..3 are freed (+ 511 after a THP free): where batch +
+ * high_min / 2 is above that, 6.16+ never flushes free_high at that
+ * scale, and 6.1.104+ never does at scale 0 (free_factor stays 0).
  */
 static bool free_high_v67(const struct pcpmodel *m, const struct pcpm_pcp *pcp,
 			  int order)
