@@ -28,7 +28,7 @@ static int check_config(const struct pcpmodel_config *cfg)
 		return -EINVAL;
 	if (cfg->thp_order && cfg->thp_order <= PCPM_COSTLY_ORDER)
 		return -EINVAL;
-	/* free_count caps at batch << scale: keep shifts inside an int */
+	/* a list's pages are entries << order in an int */
 	if (cfg->thp_order >= sizeof(int) * 8 / 2)
 		return -EINVAL;
 	if ((unsigned int)r->base >= NR_PCPM_RULES || !r->thp_lists ||
