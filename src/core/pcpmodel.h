@@ -15,7 +15,9 @@
  *           drain_pages_zone() frees pcp->count in one call; no decay.
  *   6.1cap  6.1.104+, 6.6.45+: 52166607ecc9 and 55f77df7d715 backported:
  *           free_factor stops at the scale, drains go in chunks of
- *           batch << scale; free_high still frees everything.
+ *           batch << scale; free_high still frees everything (and, with
+ *           free_factor held at 0, never fires at scale 0). Two THP
+ *           lists (bf14ed81f571 reached 6.1.y in July 2024).
  *   6.12    v6.7..6.15: high between high_min and high_max, alloc_factor
  *           in nr_pcp_alloc(), free_count, PCPF_PREV_FREE_HIGH_ORDER and
  *           PCPF_FREE_HIGH_BATCH, nr_pcp_high() cutting high by
@@ -48,8 +50,10 @@
  *   the trace ran in that regime).
  * - 7.x's chunked commit flush is never cut short: a failed pcp trylock
  *   or a migration between chunks (free_frozen_page_commit() returning
- *   false) is not in the trace. FPI_NOLOCK frees are modelled as plain
- *   frees.
+ *   false) is not in the trace. ALLOC_NOLOCK's failed zone trylock in
+ *   rmqueue_bulk() is not either: every refill succeeds.
+ * - Events are applied in the stream's order; a drain of one CPU's
+ *   pageset run by another CPU is placed where the trace put it.
  * - A list whose contents a snapshot did not give sits in one pool of
  *   order-0 pages behind the real lists (PCPM_LIST_UNKNOWN): bulk frees
  *   reach it last in the round robin, allocations never take from it,
