@@ -1,0 +1,320 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# How tests/oracle/check.sh reads a console log and judges a check: the
+# kernel's snapshots and pcptop's report read into tables once, the rules
+# that compare a pcptop figure with the kernel's count (counts, estimates,
+# bounds, log2 time histograms) with their thresholds, and the one
+# "oracle LABEL FIGURE: ..." line each check prints. Sourced by check.sh
+# once it has set LABEL, TRUE_SCALE, TMP and $TMP/lines; not run.
+
+# at least this share of the calls within one log2 bucket
+TIME_MATCH_MIN=0.99
+# tracepoint mode's calls, estimated from runs of page events: the error
+# docs/ACCURACY.md promises (measured: under 1 %)
+ESTIMATE_PCT=5
+# A kprobe-event pair and pcptop's kprobes on one function interleave:
+# entry handlers run in the order they registered, and so do the return
+# handlers, so neither window holds the other and each carries the other's
+# handler cost once, which under TCG can double a short call: one log2
+# bucket for that, one for the bucket edges. Measured on arm64 6.1: 90.0-
+# 94.8 % of the allocator's calls within one bucket, all within two.
+INTERLEAVED_MATCH_MIN=0.99
+INTERLEAVED_BUCKETS=2
+# tracepoint mode's spans against the kernel's hold of the same calls
+# (measured: 98.3-99.7 %)
+SPAN_MATCH_MIN=0.95
+
+passed=0 failed=0 skipped=0
+
+line() {
+	echo "oracle $LABEL $*"
+}
+pass() {
+	line "$1: pcptop=$2 kernel=$3 PASS${4:+ ($4)}"
+	passed=$((passed + 1))
+}
+fail() {
+	line "$1: pcptop=$2 kernel=$3 FAIL${4:+ ($4)}"
+	failed=$((failed + 1))
+}
+skip() {
+	line "$1: SKIP ($2)"
+	skipped=$((skipped + 1))
+}
+finish() {
+	echo "oracle $LABEL: $passed passed, $failed failed, $skipped could not run"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+# Snapshots as "snap source key field value": hist lines
+# "{ order: 3 } hitcount: 5 count: 9" and "{ lat: ~ 2^10 } hitcount: 5",
+# /proc/pcp_oracle lines "name value" and "name_log2 v0 v1 ...".
+parse_snaps() {
+	awk -F: '
+		$2 ~ /^A[0-3]$/ {
+			snap = $2; src = $3
+			rest = $0; sub(/^ORACLE:[^:]*:[^:]*:/, "", rest)
+			if (src == "proc" || src == "irqsoff") {
+				n = split(rest, w, " ")
+				if (w[1] ~ /_log2$/)
+					for (i = 2; i <= n; i++)
+						print snap, src, i - 2, w[1], w[i]
+				else if (w[2] ~ /^[0-9-]+$/)
+					print snap, src, "-", w[1], w[2]
+				next
+			}
+			if (rest !~ /^\{/)
+				next
+			key = rest; sub(/\}.*/, "", key)
+			if (key ~ /2\^/) { sub(/.*2\^/, "", key) } else { sub(/^[^:]*: */, "", key) }
+			gsub(/[^0-9]/, "", key)
+			vals = rest; sub(/^[^}]*\} */, "", vals)
+			n = split(vals, w, /[: ]+/)
+			for (i = 1; i + 1 <= n; i += 2)
+				if (w[i] != "")
+					print snap, src, key, w[i], w[i + 1]
+		}' "$TMP/lines" >"$TMP/snaps"
+}
+
+have() {
+	grep -q "^ORACLE:have:$1:yes" "$TMP/lines"
+}
+why_not() {
+	sed -n "s/^ORACLE:have:$1:no (\(.*\))\$/\1/p" "$TMP/lines" | head -n 1
+}
+
+# sum of FIELD of SOURCE at SNAP; KEY restricts to one key; PAGES=1 sums
+# value << key (key = order)
+ksum() {
+	local snap=$1 src=$2 field=$3 key=${4:-} pages=${5:-0}
+	awk -v s="$snap" -v src="$src" -v f="$field" -v k="$key" -v p="$pages" '
+		$1 == s && $2 == src && $4 == f && (k == "" || $3 == k) {
+			v = $5
+			if (p) for (i = 0; i < $3; i++) v *= 2
+			t += v
+		}
+		END { printf "%.0f\n", t }' "$TMP/snaps"
+}
+
+# the count over A1..A2 and over A0..A3
+window() {
+	local a0 a1 a2 a3
+	a0=$(ksum A0 "$@") a1=$(ksum A1 "$@") a2=$(ksum A2 "$@") a3=$(ksum A3 "$@")
+	echo "$((a2 - a1)) $((a3 - a0))"
+}
+
+# The report's scalars flattened once, "PATH<TAB>VALUE" with PATH as
+# .a.b[0].c: a check reads some sixty figures, and a jq process for each
+# took 2 of the 3.5 s a boot's check cost. null and false are left out, so
+# that they, and any path that is not a plain one, still go through jq's
+# `// "null"`.
+flatten_report() {
+	jq -r 'paths(scalars) as $p | getpath($p) as $v | select($v != null and $v != false) |
+		[($p | map(if type == "number" then "[\(.)]" else ".\(.)" end) | join("")),
+		 ($v | tostring)] | @tsv' "$TMP/report.json" >"$TMP/report.flat"
+	jq -r '.probes[]? | "\(.name)\t\(.mode // "null")"' "$TMP/report.json" >"$TMP/report.modes"
+}
+
+# tab_get FILE KEY: the value of KEY in FILE's "KEY<TAB>VALUE" lines;
+# fails when there is none
+tab_get() {
+	awk -F '\t' -v k="$2" '$1 == k { print $2; f = 1; exit } END { exit !f }' "$1"
+}
+pj() {
+	local path=${1//\"/}
+	[[ "$path" =~ ^(\.[A-Za-z0-9_]+|\[[0-9]+\])+$ ]] &&
+		tab_get "$TMP/report.flat" "$path" && return
+	jq -r "$1 // \"null\"" "$TMP/report.json"
+}
+mode_of() {
+	tab_get "$TMP/report.modes" "$1" || echo null
+}
+fn_mode() {
+	case "$(mode_of "$1")" in fentry | kprobe) return 0 ;; esac
+	return 1
+}
+
+# check_count FIGURE PCPTOP_VALUE ORACLE_ARGS...
+check_count() {
+	local fig=$1 got=$2 inner outer note=
+	shift 2
+	read -r inner outer <<<"$(window "$@")"
+	if ! [[ "$got" =~ ^[0-9]+$ ]]; then
+		fail "$fig" "$got" "$inner" "pcptop printed no number"
+		return
+	fi
+	local k=$inner
+	if [ "$inner" != "$outer" ]; then
+		k="$inner..$outer"
+		note="$((outer - inner)) counted outside the command, while pcptop attached or detached"
+	fi
+	if [ "$got" -ge "$inner" ] && [ "$got" -le "$outer" ]; then
+		pass "$fig" "$got" "$k" "$note"
+	elif [ "$got" -lt "$inner" ] && [ "$MISSES" -gt 0 ] &&
+	     [ $((inner - got)) -le $((MISSES * MISS_SPAN)) ]; then
+		# the kernel's own count of the probe runs it skipped explains it
+		pass "$fig" "$got" "$k" "short by $((inner - got)): $MISSES probe runs the kernel skipped (recursion_misses), at most $MISS_SPAN each${note:+; $note}"
+	elif [ -n "${IN_FLIGHT_SPAN:-}" ] && [ "$got" -lt "$inner" ] &&
+	     [ $((inner - got)) -le $(((CPUS - 1) * IN_FLIGHT_SPAN)) ]; then
+		# The kernel counts this at the call's entry, pcptop at its exit.
+		# Under -icount one vCPU can run for a whole timer slice while
+		# another waits inside a call: A2 taken, the command gone and
+		# pcptop's last read done before that call returns (seen once,
+		# s6 in a trial of -icount sleep=off: a bulk free of 101 entered
+		# before A2, 1 call and 101 of count_arg short; its pages,
+		# counted at exit, equal).
+		pass "$fig" "$got" "$k" "short by $((inner - got)): calls in flight as the window closed, one per other CPU at most ($((CPUS - 1)) x $IN_FLIGHT_SPAN), counted at entry by the kernel and at exit by pcptop${note:+; $note}"
+	else
+		fail "$fig" "$got" "$k" "outside the window's bracket${note:+; $note}"
+	fi
+}
+
+# An estimate (tracepoint mode's event runs): within ESTIMATE_PCT % of the
+# kernel's count over the command's window, the error printed.
+check_estimate() {
+	local fig=$1 got=$2 inner outer err
+	shift 2
+	read -r inner outer <<<"$(window "$@")"
+	if ! [[ "$got" =~ ^[0-9]+$ ]] || [ "$inner" -le 0 ]; then
+		fail "$fig" "$got" "$inner" "nothing to compare"
+		return
+	fi
+	err=$(awk -v a="$got" -v b="$inner" 'BEGIN { printf "%+.1f", (a - b) * 100 / b }')
+	if awk -v e="$err" -v m="$ESTIMATE_PCT" 'BEGIN { exit !(e <= m && e >= -m) }'; then
+		pass "$fig" "$got" "$inner" "an estimate: $err %, within $ESTIMATE_PCT %"
+	else
+		fail "$fig" "$got" "$inner" "an estimate off by $err %, more than $ESTIMATE_PCT %"
+	fi
+}
+
+# check_le FIGURE PCPTOP_VALUE KERNEL_VALUE WHY
+check_le() {
+	if [[ "$2" =~ ^[0-9]+$ ]] && [[ "$3" =~ ^[0-9]+$ ]] && [ "$2" -le "$3" ]; then
+		pass "$1" "$2" "$3" "a bound: $4"
+	else
+		fail "$1" "$2" "$3" "pcptop above the kernel's bound: $4"
+	fi
+}
+
+# Two log2 histograms as "slot count" lines: the largest share of calls
+# that can be paired within one bucket. For two distributions on a line
+# that is 1 - the largest gap between one's CDF and the other's shifted
+# by one bucket, both ways.
+match_share() {
+	awk -v k="${3:-1}" '
+		FNR == 1 { file++ }
+		{ h[file, $1] += $2; n[file] += $2; if ($1 > top) top = $1 }
+		END {
+			if (n[1] == 0 || n[2] == 0) { print (n[1] == n[2]) ? 1 : 0; exit }
+			worst = 0; c1 = 0; c2 = 0
+			for (b = 0; b <= top + 1; b++) {
+				c1 += h[1, b] / n[1]; c2 += h[2, b] / n[2]
+				cdf1[b] = c1; cdf2[b] = c2
+			}
+			for (b = top + 2; b <= top + k; b++) { cdf1[b] = c1; cdf2[b] = c2 }
+			for (b = 0; b <= top; b++) {
+				g = cdf1[b] - cdf2[b + k]; if (g > worst) worst = g
+				g = cdf2[b] - cdf1[b + k]; if (g > worst) worst = g
+			}
+			printf "%.4f\n", 1 - worst
+		}' "$1" "$2"
+}
+
+# The share of calls that can be paired with a kernel time in the same
+# bucket or above: 1 - the largest excess of the kernel's CDF over
+# pcptop's.
+inside_share() {
+	awk '
+		FNR == 1 { file++ }
+		{ h[file, $1] += $2; n[file] += $2; if ($1 > top) top = $1 }
+		END {
+			if (n[1] == 0 || n[2] == 0) { print (n[1] == n[2]) ? 1 : 0; exit }
+			worst = 0; c1 = 0; c2 = 0
+			for (b = 0; b <= top; b++) {
+				c1 += h[1, b] / n[1]; c2 += h[2, b] / n[2]
+				if (c2 - c1 > worst) worst = c2 - c1
+			}
+			printf "%.4f\n", 1 - worst
+		}' "$1" "$2"
+}
+
+pct() {
+	awk -v s="$1" 'BEGIN { printf "%.1f", s * 100 }'
+}
+
+# pcptop's histogram KEY as "slot count"
+p_hist() {
+	jq -r ".hist.\"$1\".buckets // [] | to_entries[] | \"\(.key) \(.value.count)\"" \
+		"$TMP/report.json"
+}
+
+# the kernel's histogram over A1..A2: SOURCE FIELD [SHIFT]; SHIFT 1 turns
+# tracefs's log2 keys (2^N rounds up) into pcptop's slots (rounds down).
+# A synthetic latency of 0-2 ns is no call (seen now and then on 6.12,
+# never reproduced): such pairs are left out and counted in $TMP/k.odd.
+k_hist() {
+	local src=$1 field=$2 shift=${3:-0}
+	awk -v src="$src" -v f="$field" -v sh="$shift" -v odd="$TMP/k.odd" '
+		$2 == src && $4 == f && ($1 == "A1" || $1 == "A2") {
+			d = ($1 == "A2") ? $5 : -$5
+			if (sh && $3 <= 1) { bad += d; next }
+			slot = $3 - sh; if (slot < 0) slot = 0
+			v[slot] += d
+		}
+		END {
+			for (s in v) print s, v[s]
+			print bad + 0 > odd
+		}' "$TMP/snaps" | sort -n
+}
+
+# check_times match|inside|interleaved|estimate FIGURE HIST_KEY SOURCE FIELD [SHIFT]
+check_times() {
+	local rule=$1 fig=$2 key=$3 share n_p n_k within
+	shift 3
+	p_hist "$key" >"$TMP/p"
+	k_hist "$@" >"$TMP/k"
+	n_p=$(awk '{ t += $2 } END { print t + 0 }' "$TMP/p")
+	n_k=$(awk '{ t += $2 } END { print t + 0 }' "$TMP/k")
+	if [ "$n_k" -eq 0 ]; then
+		skip "$fig" "the kernel timed no call in the window"
+		return
+	fi
+	if [ "$rule" = interleaved ]; then
+		within=$(match_share "$TMP/p" "$TMP/k" "$INTERLEAVED_BUCKETS")
+	else
+		within=$(match_share "$TMP/p" "$TMP/k")
+	fi
+	local what="$n_p calls vs $n_k; $(pct "$within") % within $([ "$rule" = interleaved ] && echo "$INTERLEAVED_BUCKETS log2 buckets" || echo "one log2 bucket")"
+	[ "$(cat "$TMP/k.odd")" -gt 0 ] &&
+		what="$what; $(cat "$TMP/k.odd") fprobe pairs of 0-2 ns left out (no call is that short)"
+	share=$within
+	local need=$TIME_MATCH_MIN
+	if [ "$rule" = interleaved ]; then
+		need=$INTERLEAVED_MATCH_MIN
+		what="$what, >= $(pct "$need") % needed (kprobe pairs interleave with pcptop's kprobes)"
+	elif [ "$rule" = estimate ]; then
+		# runs of events merge back-to-back calls and split long ones
+		need=$SPAN_MATCH_MIN
+		what="$what, >= $(pct "$need") % needed of an estimate"
+	elif [ "$rule" = inside ] && ! awk -v s="$within" -v m="$TIME_MATCH_MIN" 'BEGIN { exit !(s >= m) }'; then
+		# the fprobe's own handlers are the measured reason, when
+		# pcptop's fentry/fexit window sits inside its window
+		share=$(inside_share "$TMP/p" "$TMP/k")
+		what="$what; $(pct "$share") % at or below the fprobe-timed call holding them (its handlers run outside fentry/fexit), >= $(pct "$TIME_MATCH_MIN") % needed"
+	elif [ "${UNSEEN_WAITS:-0}" -gt 0 ] && ! awk -v s="$within" -v m="$need" 'BEGIN { exit !(s >= m) }'; then
+		# a waiter spinning on the pending bit fires no
+		# lock:contention_begin, so its spin stays in pcptop's hold
+		# (not in its interrupts-off time, which holds the wait too):
+		# at most one call each of the waits the kernel saw and pcptop
+		# did not (s3: 98.8 % with 40 of them, 20 calls 2 buckets up)
+		need=$(awk -v m="$need" -v u="$UNSEEN_WAITS" -v n="$n_k" 'BEGIN { printf "%.4f", m - u / n }')
+		what="$what; $UNSEEN_WAITS waits the kernel counted and lock:contention_begin did not report (their spin is in pcptop's hold), so >= $(pct "$need") % needed"
+	else
+		what="$what, >= $(pct "$TIME_MATCH_MIN") % needed"
+	fi
+	if awk -v s="$share" -v m="$need" 'BEGIN { exit !(s >= m) }'; then
+		pass "$fig" "p50<=$(pj ".hist.\"$key\".p50")ns" "hist" "$what"
+	else
+		fail "$fig" "p50<=$(pj ".hist.\"$key\".p50")ns" "hist" "$what"
+	fi
+}
