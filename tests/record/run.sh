@@ -141,8 +141,9 @@ t_eq "diff with one file exits 2" "$?" 2
 "$P" report "$A" --json --csv >/dev/null 2>&1
 t_eq "--json with --csv exits 2" "$?" 2
 for c in record report diff; do
-	"$P" "$c" --help | grep -q "Usage: pcptop $c"
+	"$P" "$c" --help >"$TMP/help"
 	t_eq "$c --help exits 0" "$?" 0
+	t_check "$c --help prints its usage" -- grep -q "Usage: pcptop $c" "$TMP/help"
 done
 
 echo "== record in tracepoint mode"
