@@ -3,7 +3,7 @@
 #
 # Runs the test suites `make test` promises and adds up their results, so
 # CI reads one closing "N passed, N failed" line for everything.
-# Usage: tests/run-all.sh [unit|live|top|record|schema|badinput|package|prom|fuzz|vm|vmrecord|vmlive|oracle|rehearsal ...]   (default: all of them)
+# Usage: tests/run-all.sh [unit|oraclecheck|live|top|record|schema|badinput|package|prom|fuzz|vm|vmrecord|vmlive|oracle|rehearsal ...]   (default: all of them)
 # Environment: PCPTOP_BUILD (default build), FUZZ_SECONDS (per harness, 20)
 set -u
 cd "$(dirname "$0")/.."
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 suites=("$@")
 # the build the host suites use: make test SAN=1 points it at build/san
 B=${PCPTOP_BUILD:-build}
-[ ${#suites[@]} -eq 0 ] && suites=(unit live top record schema badinput package prom fuzz vm vmrecord vmlive oracle rehearsal)
+[ ${#suites[@]} -eq 0 ] && suites=(unit oraclecheck live top record schema badinput package prom fuzz vm vmrecord vmlive oracle rehearsal)
 
 total_pass=0
 total_fail=0
@@ -23,6 +23,8 @@ trap 'rm -f "$fail_lines"' EXIT
 for s in "${suites[@]}"; do
 	case "$s" in
 	unit) cmd=("$B/unit_tests") ;;
+	# the oracle's checker on a stored log, and doctored copies that must fail
+	oraclecheck) cmd=(tests/oracle/selftest.sh) ;;
 	live) cmd=(tests/live/run.sh "$B") ;;
 	top) cmd=(tests/top/run.sh "$B/pcptop") ;;
 	record) cmd=(tests/record/run.sh "$B") ;;
@@ -38,7 +40,7 @@ for s in "${suites[@]}"; do
 	oracle) cmd=(tests/oracle/run.sh) ;;
 	rehearsal) cmd=(tests/rehearsal/run.sh) ;;
 	*)
-		echo "run-all: unknown suite '$s' (unit, live, top, record, schema, badinput, package, prom, fuzz, vm, vmrecord, vmlive, oracle, rehearsal)" >&2
+		echo "run-all: unknown suite '$s' (unit, oraclecheck, live, top, record, schema, badinput, package, prom, fuzz, vm, vmrecord, vmlive, oracle, rehearsal)" >&2
 		exit 2
 		;;
 	esac

@@ -22,8 +22,10 @@
 #            (tracefs synthetic event). The fprobe's window holds
 #            pcptop's fentry/fexit window and its own handlers, which can
 #            cost more than the call under TCG: where the 99 % within one
-#            bucket fail, pcptop's time at or below the fprobe's for 99 %
-#            of the calls is the measured reason, and passes.
+#            bucket fail, 99 % of the calls must sit between the two
+#            bounds that follow: pcptop's time at or below the fprobe's,
+#            and above half of it where the call outlasts twice what the
+#            handlers cost (lib.sh's inside_shares says why).
 #
 # Usage: tests/oracle/check.sh CONSOLE_LOG LABEL TRUE_SCALE
 #   LABEL       "KERNEL smp=N scale=S", the start of every line

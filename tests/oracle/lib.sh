@@ -220,21 +220,42 @@ match_share() {
 		}' "$1" "$2"
 }
 
-# The share of calls that can be paired with a kernel time in the same
-# bucket or above: 1 - the largest excess of the kernel's CDF over
-# pcptop's.
-inside_share() {
-	awk '
+# The share of calls that can be paired with a kernel time of the same
+# call on both sides, where the kernel's fprobe pair holds pcptop's
+# fentry/fexit window and its handlers' cost H on top: T_k = T_p + H.
+#   above: H >= 0, so T_p <= T_k: pcptop in the kernel's bucket or below.
+#   below: T_p >= 0, so H <= T_k for every call. In the calls the kernel
+#     timed at or below bucket q, where its CDF reaches INSIDE_H_SHARE, H
+#     is under 2^(q+1) ns. H is the handlers' cost, the same code whatever
+#     the call did, so it stays under that on the long calls too, but on
+#     the same share of them only: a call the kernel timed in bucket
+#     b >= q + 2 (over 2^(q+2) ns, twice the bound) then spent over half
+#     of that in pcptop's window, bucket b - 1 or above. At most
+#     1 - INSIDE_H_SHARE of the calls are that long, and that share of
+#     them may break the bound: (1 - INSIDE_H_SHARE)^2 of all the calls,
+#     which is the 1 - TIME_MATCH_MIN the rule leaves when INSIDE_H_SHARE
+#     = 1 - sqrt(1 - TIME_MATCH_MIN).
+# Prints "ABOVE BELOW Q": 1 - the largest excess of the kernel's CDF over
+# pcptop's, 1 - the largest excess of pcptop's CDF at b >= q over the
+# kernel's at b + 1, and q.
+INSIDE_H_SHARE=$(awk -v m="$TIME_MATCH_MIN" 'BEGIN { print 1 - sqrt(1 - m) }')
+inside_shares() {
+	awk -v hs="$INSIDE_H_SHARE" '
 		FNR == 1 { file++ }
 		{ h[file, $1] += $2; n[file] += $2; if ($1 > top) top = $1 }
 		END {
-			if (n[1] == 0 || n[2] == 0) { print (n[1] == n[2]) ? 1 : 0; exit }
-			worst = 0; c1 = 0; c2 = 0
-			for (b = 0; b <= top; b++) {
+			if (n[1] == 0 || n[2] == 0) { v = (n[1] == n[2]) ? 1 : 0; print v, v, 0; exit }
+			up = 0; lo = 0; c1 = 0; c2 = 0; q = -1
+			for (b = 0; b <= top + 1; b++) {
 				c1 += h[1, b] / n[1]; c2 += h[2, b] / n[2]
-				if (c2 - c1 > worst) worst = c2 - c1
+				cdf1[b] = c1; cdf2[b] = c2
+				if (q < 0 && c2 >= hs - 1e-9) q = b
 			}
-			printf "%.4f\n", 1 - worst
+			for (b = 0; b <= top; b++) {
+				if (cdf2[b] - cdf1[b] > up) up = cdf2[b] - cdf1[b]
+				if (b >= q && cdf1[b] - cdf2[b + 1] > lo) lo = cdf1[b] - cdf2[b + 1]
+			}
+			printf "%.4f %.4f %d\n", 1 - up, 1 - lo, q
 		}' "$1" "$2"
 }
 
@@ -299,8 +320,10 @@ check_times() {
 	elif [ "$rule" = inside ] && ! awk -v s="$within" -v m="$TIME_MATCH_MIN" 'BEGIN { exit !(s >= m) }'; then
 		# the fprobe's own handlers are the measured reason, when
 		# pcptop's fentry/fexit window sits inside its window
-		share=$(inside_share "$TMP/p" "$TMP/k")
-		what="$what; $(pct "$share") % at or below the fprobe-timed call holding them (its handlers run outside fentry/fexit), >= $(pct "$TIME_MATCH_MIN") % needed"
+		local above below q
+		read -r above below q <<<"$(inside_shares "$TMP/p" "$TMP/k")"
+		share=$(awk -v a="$above" -v b="$below" 'BEGIN { print (a < b) ? a : b }')
+		what="$what; $(pct "$above") % at or below the fprobe-timed call holding them (its handlers run outside fentry/fexit) and $(pct "$below") % above half of it where that took over 2^$((q + 2)) ns (the handlers took under 2^$((q + 1)) ns in $(pct "$INSIDE_H_SHARE") % of the calls), >= $(pct "$TIME_MATCH_MIN") % needed"
 	elif [ "${UNSEEN_WAITS:-0}" -gt 0 ] && ! awk -v s="$within" -v m="$need" 'BEGIN { exit !(s >= m) }'; then
 		# a waiter spinning on the pending bit fires no
 		# lock:contention_begin, so its spin stays in pcptop's hold

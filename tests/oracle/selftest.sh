@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The oracle checker's own test (the oraclecheck suite). Why it exists: a
+# check that cannot fail proves nothing, and check.sh only ever sees real
+# runs, which pass. It runs tests/oracle/check.sh on a stored console log
+# (fixtures/amd64-6.12.log: the ORACLE lines of a vm suite boot, Debian
+# 6.12.117 amd64, 2 CPUs, --latency, 2026-12-01) and on copies whose
+# pcptop report is doctored, one figure each, which must FAIL:
+#   - the stored log prints exactly fixtures/amd64-6.12.expected (a change
+#     of check.sh that moves any line shows here) and passes;
+#   - alloc_ns a quarter of its time (every bucket two down): fails the
+#     lower side of the inside rule, the upper one still at 100 %;
+#   - alloc_ns eight times its time: fails the upper side;
+#   - bulk_free.pages one page short of the kernel's count over the
+#     command: fails the count rule.
+# No root, no VM. Usage: tests/oracle/selftest.sh
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+
+FIX=tests/oracle/fixtures/amd64-6.12.log
+LABEL="amd64-6.12 smp=2 scale=5"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# doctor JQ_FILTER OUT: the fixture with pcptop's report passed through
+# JQ_FILTER, in its place
+doctor() {
+	local rep
+	rep=$(sed -n 's/^ORACLE:report://p' "$FIX" | jq -c "$1") || return 1
+	awk -v r="ORACLE:report:$rep" '/^ORACLE:report:/ { print r; next } { print }' "$FIX" >"$2"
+}
+
+# the buckets of a log2 histogram moved S down (the lowest take what
+# falls below 0) or S up
+SHIFT='def shift($s): . as $b | [$b[].count] as $c |
+	[range(0; ($b | length) + ([$s, 0] | max)) as $i |
+	 {count: (if $s < 0 and $i == 0 then ($c[0:1 - $s] | add)
+		  elif $i - $s < 0 then 0 else ($c[$i - $s] // 0) end)}];'
+
+echo "== the stored log"
+tests/oracle/check.sh "$FIX" "$LABEL" 5 >"$TMP/out"
+t_eq "check.sh passes it" "$?" 0
+t_check "its lines are fixtures/amd64-6.12.expected, byte for byte" -- \
+	cmp "$TMP/out" tests/oracle/fixtures/amd64-6.12.expected
+t_check "  alloc_ns went to the inside rule (within one bucket failed)" -- \
+	grep -q 'alloc_ns: .* PASS .* at or below the fprobe-timed call' "$TMP/out"
+
+# must_fail NAME JQ_FILTER FIGURE WHAT: the doctored log fails, on FIGURE
+must_fail() {
+	local name=$1 filter=$2 fig=$3
+	doctor "$filter" "$TMP/$name.log"
+	tests/oracle/check.sh "$TMP/$name.log" "$LABEL" 5 >"$TMP/$name.out"
+	t_eq "$4: check.sh exits 1" "$?" 1
+	grep "^oracle $LABEL $fig: " "$TMP/$name.out" >"$TMP/$name.line"
+	t_check "  the $fig line says FAIL" -- grep -q ' FAIL (' "$TMP/$name.line"
+	t_cmp "  and no other line does" "$(grep -c ' FAIL' "$TMP/$name.out")" -eq 1
+	# not "FAIL" in capitals: run-all.sh lists those lines as failures
+	sed -e 's/ FAIL (/ failed, as it must (/' -e 's/^/   /' "$TMP/$name.line"
+}
+
+echo "== doctored reports, each must fail"
+must_fail short "$SHIFT .hist.alloc_ns.buckets |= shift(-2)" alloc_ns \
+	"alloc_ns a quarter of its time"
+t_check "  on the lower side only: the upper one is still whole" -- \
+	grep -q '100.0 % at or below the fprobe-timed call' "$TMP/short.line"
+# not two up: the fprobe's handlers put its times about two buckets
+# above pcptop's, so four times pcptop's is within one bucket of them
+must_fail long "$SHIFT .hist.alloc_ns.buckets |= shift(3)" alloc_ns \
+	"alloc_ns eight times its time"
+must_fail pages '.totals.bulk_free.pages = 409737' bulk_free.pages \
+	"bulk_free.pages one short of the kernel's 409738"
+t_summary
