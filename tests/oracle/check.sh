@@ -57,7 +57,9 @@ if ! grep -q '^ORACLE:end:done' "$TMP/lines"; then
 	finish
 fi
 sed -n 's/^ORACLE:report://p' "$TMP/lines" >"$TMP/report.json"
-if ! jq -e .totals >/dev/null 2>&1 <"$TMP/report.json"; then
+# jq -e passes an empty input: a log without the report line would go on
+# to some twenty "printed no number" lines instead of this one
+if [ ! -s "$TMP/report.json" ] || ! jq -e .totals >/dev/null 2>&1 <"$TMP/report.json"; then
 	fail report "$(sed -n 's/^ORACLE:record_rc://p' "$TMP/lines")" - \
 		"no pcptop report: $(sed -n 's/^ORACLE:\(record\|report\)_err://p' "$TMP/lines" | head -n 1)"
 	finish

@@ -13,7 +13,8 @@
 #     lower side of the inside rule, the upper one still at 100 %;
 #   - alloc_ns eight times its time: fails the upper side;
 #   - bulk_free.pages one page short of the kernel's count over the
-#     command: fails the count rule.
+#     command: fails the count rule;
+#   - no report line at all: one line saying so.
 # No root, no VM. Usage: tests/oracle/selftest.sh
 set -u
 cd "$(dirname "$0")/../.."
@@ -71,4 +72,9 @@ must_fail long "$SHIFT .hist.alloc_ns.buckets |= shift(3)" alloc_ns \
 	"alloc_ns eight times its time"
 must_fail pages '.totals.bulk_free.pages = 409737' bulk_free.pages \
 	"bulk_free.pages one short of the kernel's 409738"
+grep -v '^ORACLE:report:' "$FIX" >"$TMP/norep.log"
+tests/oracle/check.sh "$TMP/norep.log" "$LABEL" 5 >"$TMP/norep.out"
+t_eq "no report line: check.sh exits 1" "$?" 1
+t_check "  on one line saying there is no report" -- \
+	grep -qx "oracle $LABEL report: pcptop=0 kernel=- FAIL (no pcptop report: )" "$TMP/norep.out"
 t_summary
