@@ -3,12 +3,15 @@
 #
 # The oracle checker's own test (the oraclecheck suite). Why it exists: a
 # check that cannot fail proves nothing, and check.sh only ever sees real
-# runs, which pass. It runs tests/oracle/check.sh on a stored console log
-# (fixtures/amd64-6.12.log: the ORACLE lines of a vm suite boot, Debian
-# 6.12.117 amd64, 2 CPUs, --latency, 2026-12-01) and on copies whose
-# pcptop report is doctored, one figure each, which must FAIL:
-#   - the stored log prints exactly fixtures/amd64-6.12.expected (a change
-#     of check.sh that moves any line shows here) and passes;
+# runs, which pass. It runs tests/oracle/check.sh on stored console logs
+# (fixtures/*.log, their ORACLE lines, 2026-12-01: amd64-6.12, a vm suite
+# boot of Debian's 6.12.117 with --latency; oracle-s3 and oracle-tp-s5,
+# the instrumented kernel's --latency and tracepoint-mode boots) and on
+# copies of amd64-6.12.log whose pcptop report is doctored, one figure
+# each, which must FAIL:
+#   - each stored log prints exactly its NAME.expected (a change of
+#     check.sh that moves any line shows here; when one does on purpose,
+#     rewrite NAME.expected with check.sh and say why) and passes;
 #   - alloc_ns a quarter of its time (every bucket two down): fails the
 #     lower side of the inside rule, the upper one still at 100 %;
 #   - alloc_ns eight times its time: fails the upper side;
@@ -40,13 +43,17 @@ SHIFT='def shift($s): . as $b | [$b[].count] as $c |
 	 {count: (if $s < 0 and $i == 0 then ($c[0:1 - $s] | add)
 		  elif $i - $s < 0 then 0 else ($c[$i - $s] // 0) end)}];'
 
-echo "== the stored log"
-tests/oracle/check.sh "$FIX" "$LABEL" 5 >"$TMP/out"
-t_eq "check.sh passes it" "$?" 0
-t_check "its lines are fixtures/amd64-6.12.expected, byte for byte" -- \
-	cmp "$TMP/out" tests/oracle/fixtures/amd64-6.12.expected
-t_check "  alloc_ns went to the inside rule (within one bucket failed)" -- \
-	grep -q 'alloc_ns: .* PASS .* at or below the fprobe-timed call' "$TMP/out"
+echo "== the stored logs"
+for log in tests/oracle/fixtures/*.log; do
+	exp=${log%.log}.expected
+	# the label and true scale are the expected last line's
+	label=$(tail -n 1 "$exp" | sed -n 's/^oracle \(.*\): [0-9]* passed.*/\1/p')
+	tests/oracle/check.sh "$log" "$label" "${label##*scale=}" >"$TMP/out"
+	t_eq "$(basename "$log"): check.sh passes it" "$?" 0
+	t_check "  its lines are $(basename "$exp"), byte for byte" -- cmp "$TMP/out" "$exp"
+done
+t_check "amd64-6.12.log's alloc_ns goes to the inside rule (within one bucket fails)" -- \
+	grep -q 'alloc_ns: .* PASS .* at or below the fprobe-timed call' tests/oracle/fixtures/amd64-6.12.expected
 
 # must_fail NAME JQ_FILTER FIGURE WHAT: the doctored log fails, on FIGURE
 must_fail() {
