@@ -63,7 +63,7 @@ must_fail() {
 	tests/oracle/check.sh "$TMP/$name.log" "$LABEL" 5 >"$TMP/$name.out"
 	t_eq "$4: check.sh exits 1" "$?" 1
 	grep "^oracle $LABEL $fig: " "$TMP/$name.out" >"$TMP/$name.line"
-	t_check "  the $fig line says FAIL" -- grep -q ' FAIL (' "$TMP/$name.line"
+	t_check "  the $fig line is a failure" -- grep -q ' FAIL (' "$TMP/$name.line"
 	t_cmp "  and no other line does" "$(grep -c ' FAIL' "$TMP/$name.out")" -eq 1
 	# not "FAIL" in capitals: run-all.sh lists those lines as failures
 	sed -e 's/ FAIL (/ failed, as it must (/' -e 's/^/   /' "$TMP/$name.line"
