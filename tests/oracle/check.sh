@@ -89,8 +89,10 @@ if [ "$(pj "$t.cross_check")" != null ]; then
 fi
 if [ $bulk_fn = 1 ]; then
 	if have bulk; then
-		check_count bulk_free.calls "$(pj "$t.bulk_free.calls")" bulk hitcount
-		MISS_SPAN=$PAGE_SPAN check_count bulk_free.count_arg "$(pj "$t.bulk_free.count_arg")" bulk count
+		# the fprobe (kprobe) event fires at the call's entry, as the
+		# exact lines count: a call may be in flight as the window closes
+		IN_FLIGHT_SPAN=1 check_count bulk_free.calls "$(pj "$t.bulk_free.calls")" bulk hitcount
+		MISS_SPAN=$PAGE_SPAN IN_FLIGHT_SPAN=$PAGE_SPAN check_count bulk_free.count_arg "$(pj "$t.bulk_free.count_arg")" bulk count
 	else
 		skip bulk_free.calls "$(why_not bulk)"
 	fi
@@ -156,7 +158,7 @@ fi
 # decay
 if fn_mode decay; then
 	if have decay; then
-		check_count decay.calls "$(pj "$t.decay.calls")" decay hitcount
+		IN_FLIGHT_SPAN=1 check_count decay.calls "$(pj "$t.decay.calls")" decay hitcount
 	else
 		skip decay.calls "$(why_not decay)"
 	fi
