@@ -27,7 +27,8 @@ trap 'rm -rf "$TMP"' EXIT
 echo "== the live checks in VM $K"
 start=$SECONDS
 "$RUNNER" --exec tests/live/vm-live.sh "$K" >"$TMP/console.log" 2>"$TMP/runner.err"
-echo "   VM run took $((SECONDS - start)) s"
+# qemu's status: once the runner came back in 5 s with an empty console
+echo "   VM run took $((SECONDS - start)) s (runner exit $?, console $(wc -c <"$TMP/console.log") bytes)"
 [ -n "${VMLIVE_LOG:-}" ] && cp "$TMP/console.log" "$VMLIVE_LOG"
 v() { tr -d '\r' <"$TMP/console.log" | sed -n "s/^.*VMLIVE:$1://p"; }
 t_eq "the VM ran the script to its end" "$(v done)" 1
@@ -74,6 +75,7 @@ check_window tp
 
 if [ "$T_FAILED" -gt 0 ]; then
 	echo "--- console (errors)"
-	grep -E 'VMLIVE:(info_err|default_err|tp_err|floor)|vmtest:' "$TMP/console.log" "$TMP/runner.err" | head -n 40
+	grep -E 'VMLIVE:(info_err|default_err|tp_err|floor)|vmtest:' "$TMP/console.log" | head -n 40
+	tail -n 20 "$TMP/runner.err"
 fi
 t_summary
