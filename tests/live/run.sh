@@ -134,6 +134,15 @@ perf_pages() { # CSV: the pages of perf's per-order counts
 		$3 ~ /mm_page_pcpu_drain/ { n++; sum += $1 * 2 ^ o[n] }
 		END { printf "%d\n", sum }' "$1"
 }
+# Normal's managed pages (and so its high_min) can change while stat
+# runs: this machine's memory grew and shrank under a test once
+zi_normal() { # FIELD [FILE]: its sum over Normal's lines
+	awk -v f="$1" '/^Node/ { z = $4 } z == "Normal" && $1 == f { s += $2 } END { print s + 0 }' "${2:-/proc/zoneinfo}"
+}
+zi_hmin0=$(zi_normal high_min:)
+zi_managed0=$(zi_normal managed)
+cp /proc/vmstat "$TMP/vmstat.before"
+cp /proc/zoneinfo "$TMP/zoneinfo.before"
 "$P" stat --mode tracepoint -i 8 -c 4 --json >"$TMP/stat.all" 2>"$TMP/stat.err" &
 stat_pid=$!
 perf_events=()
@@ -170,12 +179,43 @@ t_check "pcptop's pages within perf's mm_page_pcpu_drain: churn $inner <= $got <
 zi_zones=$(awk '/^Node/ { z = $4 } /^  pagesets/ { print z }' /proc/zoneinfo | sort -u | paste -sd, -)
 t_eq "pcp_pages.zones are zoneinfo's zones with pagesets" \
 	"$(jq -r '[.pcp_pages.zones[].zone] | sort | join(",")' "$S")" "$zi_zones"
-zi_hmin=$(awk '/^Node/ { z = $4 } z == "Normal" && $1 == "high_min:" { s += $2 } END { print s + 0 }' /proc/zoneinfo)
-t_eq "pcp_high_min of Normal is zoneinfo's high_min over its CPUs" \
-	"$(jq '.pcp_high_min.zones[] | select(.zone == "Normal") | .value' "$S")" "$zi_hmin"
-zi_managed=$(awk '/^Node/ { z = $4 } z == "Normal" && $1 == "managed" { s += $2 } END { print s + 0 }' /proc/zoneinfo)
-t_eq "zone_managed of Normal matches /proc/zoneinfo" \
-	"$(jq '.zone_managed.zones[] | select(.zone == "Normal") | .value' "$S")" "$zi_managed"
+# VALUE A B: VALUE is A or B (zoneinfo's before stat and after it)
+one_of() { [ "$1" = "$2" ] || [ "$1" = "$3" ]; }
+zi_hmin=$(zi_normal high_min:)
+got=$(jq '.pcp_high_min.zones[] | select(.zone == "Normal") | .value' "$S")
+t_check "pcp_high_min of Normal is zoneinfo's high_min over its CPUs ($got; zoneinfo $zi_hmin0 before, $zi_hmin after)" -- \
+	one_of "$got" "$zi_hmin0" "$zi_hmin"
+zi_managed=$(zi_normal managed)
+got=$(jq '.zone_managed.zones[] | select(.zone == "Normal") | .value' "$S")
+t_check "zone_managed of Normal matches /proc/zoneinfo ($got; $zi_managed0 before, $zi_managed after)" -- \
+	one_of "$got" "$zi_managed0" "$zi_managed"
+for w in min low high; do
+	got=$(jq ".zone_$w.zones[] | select(.zone == \"Normal\") | .value" "$S")
+	zi_w0=$(zi_normal "$w" "$TMP/zoneinfo.before")
+	zi_w=$(zi_normal "$w")
+	t_check "zone_$w of Normal is zoneinfo's $w watermark ($got; $zi_w0 before, $zi_w after)" -- \
+		one_of "$got" "$zi_w0" "$zi_w"
+done
+# buddyinfo's blocks and zoneinfo's free pages, read one after the other
+# at the interval's end, count the same pages (the pcp lists' are in neither)
+buddy=$(jq '.buddy_free.zones[] | select(.zone == "Normal") | [.orders | to_entries[] | .value * pow(2; .key)] | add' "$S")
+free=$(jq '.zone_free.zones[] | select(.zone == "Normal") | .value' "$S")
+t_within_pct "Normal's buddy_free blocks, in pages, are its zone_free pages" "$buddy" "$free" 2
+# each /proc/vmstat counter's interval value within the run's growth
+cp /proc/vmstat "$TMP/vmstat.after"
+vm_grew() { # FIELD (a trailing * sums a prefix): its growth over the run
+	awk -v f="$1" 'BEGIN { p = sub(/\*$/, "", f) }
+		p ? index($1, f) == 1 : $1 == f { s[FILENAME] += $2 }
+		END { print s[ARGV[2]] - s[ARGV[1]] }' "$TMP/vmstat.before" "$TMP/vmstat.after"
+}
+n=0
+while read -r key field value; do
+	grew=$(vm_grew "$field")
+	t_check "$key ($field): 0 <= $value <= its growth over the run, $grew" -- \
+		test "$value" -ge 0 -a "$value" -le "$grew"
+	n=$((n + 1))
+done < <(jq -r 'to_entries[] | select(.value | type == "object" and .source == "/proc/vmstat") | "\(.key) \(.value.field) \(.value.value)"' "$S")
+t_cmp "every /proc/vmstat figure checked" "$n" -ge 14
 t_cmp "pcp_pages is its zones summed" \
 	"$(jq '([.pcp_pages.zones[].value] | add) - .pcp_pages.value' "$S")" -eq 0
 t_eq "recursion_misses is sampled from the programs' statistics" \
