@@ -28,7 +28,7 @@ _pcptop()
 	-o | --output | --prom | --html | --btf)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
-	-i | --interval | -c | --count | -d | --delay | --duration | -n | --run-gap)
+	-i | --interval | -c | --count | -d | --delay | --duration | -n | --run-gap | --sync)
 		return ;;
 	esac
 

@@ -22,6 +22,7 @@ enum {
 	OPT_PROM,
 	OPT_CSV,
 	OPT_HTML,
+	OPT_SYNC,
 };
 
 /* clang-format off */
@@ -360,6 +361,7 @@ int cli_parse_record(int argc, char **argv, struct record_opts *o)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "prom", required_argument, NULL, OPT_PROM },
+		{ "sync", required_argument, NULL, OPT_SYNC },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		ATTACH_LONGOPTS,
@@ -370,6 +372,7 @@ int cli_parse_record(int argc, char **argv, struct record_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->out = DEFAULT_RECORDING;
 	o->interval = 1.0;
+	o->sync = RECORD_SYNC_DEFAULT_S;
 	attach_defaults(&o->attach);
 	/* 0, not 1: glibc then also forgets the last call's state */
 	optind = 0;
@@ -402,6 +405,16 @@ int cli_parse_record(int argc, char **argv, struct record_opts *o)
 			if (!optarg[0])
 				return cli_bad_input("empty --prom file name");
 			o->prom = optarg;
+			break;
+		case OPT_SYNC:
+			/* 0: the old way, one fsync when the recording ends */
+			if (!strcmp(optarg, "0"))
+				o->sync = 0;
+			else if (cli_parse_seconds(optarg, MAX_INTERVAL_S,
+						   &o->sync))
+				return cli_bad_input(
+					"bad --sync '%s': give seconds between fsyncs, e.g. --sync 5, or 0 for only at the end",
+					optarg);
 			break;
 		case 'q':
 			o->quiet = true;

@@ -7,9 +7,11 @@
  * pcptop can re-read old recordings.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/wait.h>
 #include "cli.h"
 #include "clock.h"
@@ -25,6 +27,14 @@
 
 /* an interval this much shorter than asked was cut by the end */
 #define PARTIAL_SLACK_NS NSEC_PER_MSEC
+/*
+ * Under memory pressure the OOM killer should take the workload, not the
+ * observer of it. -500 takes half of RAM off pcptop's badness, so its few
+ * MiB are never the pick while a workload holds memory; not -1000, which
+ * exempts it: a pcptop that grew without bound must still be killable,
+ * or a 1 GiB board would kill everything else and hang.
+ */
+#define RECORD_OOM_SCORE_ADJ (-500)
 
 void record_usage(FILE *f)
 {
@@ -51,6 +61,9 @@ void record_usage(FILE *f)
 		"  -m, --mode MODE      auto (default), fentry, kprobe or tracepoint\n"
 		"      --prom FILE      also keep FILE as a Prometheus textfile-collector file\n"
 		"                       (pcptop_* metrics), rewritten every interval\n"
+		"      --sync SECS      fsync FILE at most every SECS seconds (default %g; 0:\n"
+		"                       only at the end): a power cut loses at most the last\n"
+		"                       SECS seconds and an interval\n"
 		"      --cross-check    also count mm_page_pcpu_drain next to the function probe\n" CLI_PROBE_OPTS_HELP
 		"  -q, --quiet          no progress lines on stderr\n"
 		"  -v, --verbose        libbpf's log on stderr\n"
@@ -61,9 +74,13 @@ void record_usage(FILE *f)
 		"terminal reaches it directly) and recording goes on until it exits, so its\n"
 		"clean-up is recorded too; a second signal kills it with SIGKILL.\n"
 		"\n"
-		"Every interval is a compressed, checksummed chunk synced to disk: a file can\n"
-		"be reported while it grows, and a crash loses only the interval in progress.\n"
-		"The format is described in docs/FORMAT.md.\n"
+		"Every interval is a compressed, checksummed chunk written whole: a file can\n"
+		"be reported while it grows. If pcptop is killed (kill -9, the OOM killer) the\n"
+		"file reads back up to its last whole chunk, without an end chunk: only the\n"
+		"interval in progress is lost. A power cut or a kernel crash loses what was\n"
+		"not synced yet (--sync). pcptop lowers its own oom_score_adj to %d, not its\n"
+		"command's, so that the OOM killer picks the workload first. The format is\n"
+		"described in docs/FORMAT.md.\n"
 		"\n"
 		"Examples:\n"
 		"  pcptop record -- bonnie++ -d /mnt/t -s 2048 -r 1024 -n 0 -u root\n"
@@ -71,7 +88,8 @@ void record_usage(FILE *f)
 		"  pcptop record -d 60                   the whole system for a minute\n"
 		"  pcptop report                         what pcptop.data holds\n"
 		"  pcptop diff scale5.data scale0.data   two runs side by side\n",
-		DEFAULT_RECORDING, RUN_GAP_NS_DEFAULT);
+		DEFAULT_RECORDING, RECORD_SYNC_DEFAULT_S, RUN_GAP_NS_DEFAULT,
+		RECORD_OOM_SCORE_ADJ);
 }
 
 /* the header shares zones and argv with sys and o: never rec_header_free() it */
@@ -123,9 +141,65 @@ static void fill_end(struct rec_end *e, enum run_end why,
 struct rec_run {
 	uint64_t t0;
 	uint64_t t_last;
+	uint64_t t_synced; /* the last --sync fsync's end */
+	uint64_t sync_max_ns; /* the longest of them */
 	uint32_t nr;
+	uint32_t nr_syncs;
 	enum run_end why;
 };
+
+/* --sync: fsync when SECS have passed since the last one; 0 or -errno */
+static int sync_due(const struct record_opts *o, struct rec_writer *w,
+		    struct rec_run *run, uint64_t t)
+{
+	uint64_t every = (uint64_t)(o->sync * (double)NSEC_PER_SEC), t1;
+	int err;
+
+	if (!every || t < run->t_synced + every)
+		return 0;
+	err = rec_writer_sync(w);
+	if (err) {
+		cli_warn("syncing %s: %s", o->out, strerror(-err));
+		return err;
+	}
+	/* on a busy SD card one fsync can wait seconds for the journal */
+	t1 = clock_mono_ns();
+	if (t1 - t > run->sync_max_ns)
+		run->sync_max_ns = t1 - t;
+	run->t_synced = t1;
+	run->nr_syncs++;
+	return 0;
+}
+
+/*
+ * RECORD_OOM_SCORE_ADJ for pcptop alone: called once the command runs,
+ * which took the value it had at fork. Only lowers; 0 or -errno (-EACCES
+ * without CAP_SYS_RESOURCE).
+ */
+static int lower_oom_score(void)
+{
+	char buf[16];
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open("/proc/self/oom_score_adj", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0) {
+		err = -errno;
+		goto out;
+	}
+	buf[n] = '\0';
+	if (atoi(buf) <= RECORD_OOM_SCORE_ADJ)
+		goto out;
+	n = snprintf(buf, sizeof(buf), "%d", RECORD_OOM_SCORE_ADJ);
+	if (pwrite(fd, buf, (size_t)n, 0) < 0)
+		err = -errno;
+out:
+	close(fd);
+	return err;
+}
 
 /* the interval loop; 0, or -errno with the error already said */
 static int record_loop(const struct record_opts *o, struct system *sys,
@@ -163,6 +237,9 @@ static int record_loop(const struct record_opts *o, struct system *sys,
 			cli_warn("writing %s: %s", o->out, strerror(-err));
 			return err;
 		}
+		err = sync_due(o, w, run, t);
+		if (err)
+			return err;
 		figures_compute(snap, SNAP_ALL, SNAP_ALL, &f);
 		prom_update(ps, &f, &snap->smp,
 			    (double)(t - prev) / (double)NSEC_PER_SEC);
@@ -191,16 +268,17 @@ static void say_start(const struct record_opts *o, const struct facts *fa)
 }
 
 static void say_end(const struct record_opts *o, const struct rec_writer *w,
-		    const struct rec_end *e, uint32_t nr)
+		    const struct rec_end *e, const struct rec_run *run)
 {
 	char cmd[256];
 
 	if (o->quiet)
 		return;
 	fprintf(stderr,
-		"pcptop: recorded %u intervals, %.1f s, to %s (%.0f KiB)\n", nr,
-		(double)e->recorded_ns / (double)NSEC_PER_SEC, o->out,
-		(double)w->bytes / (double)KIB);
+		"pcptop: recorded %u intervals, %.1f s, to %s (%.0f KiB; %u syncs, longest %.3f s)\n",
+		run->nr, (double)e->recorded_ns / (double)NSEC_PER_SEC, o->out,
+		(double)w->bytes / (double)KIB, run->nr_syncs,
+		(double)run->sync_max_ns / (double)NSEC_PER_SEC);
 	if (!e->have_command)
 		return;
 	rec_argv_join(o->argc, o->argv, cmd, sizeof(cmd));
@@ -222,13 +300,20 @@ static int record_start(const struct record_opts *o, struct system *sys,
 		return err;
 	}
 	run->t0 = clock_mono_ns();
-	run->t_last = run->t0;
-	if (!o->argc)
-		return 0;
-	err = run_start(c, o->argv);
-	if (err)
-		cli_warn("cannot run '%s': %s", o->argv[0], strerror(-err));
-	return err;
+	run->t_last = run->t_synced = run->t0;
+	if (o->argc) {
+		err = run_start(c, o->argv);
+		if (err) {
+			cli_warn("cannot run '%s': %s", o->argv[0],
+				 strerror(-err));
+			return err;
+		}
+	}
+	/* not fatal: without the capability pcptop is picked like any process */
+	err = lower_oom_score();
+	if (err && o->attach.verbose)
+		cli_warn("cannot lower the OOM score: %s", strerror(-err));
+	return 0;
 }
 
 /*
@@ -280,7 +365,7 @@ static int record_run(const struct record_opts *o, struct system *sys,
 		cli_warn("writing %s: %s", o->out, strerror(-err));
 		goto out;
 	}
-	say_end(o, w, &end, run.nr);
+	say_end(o, w, &end, &run);
 	*status = o->argc ? end.exit_code : EXIT_OK;
 out:
 	snapshot_free(&snap);

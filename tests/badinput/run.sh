@@ -51,6 +51,7 @@ TABLE='
 2|bad interval|record -i 0 -- true
 2|bad duration .-5.|record -d -5 -- true
 2|bad duration .x.|record -d x -- true
+2|bad --sync .-1.|record --sync -1 -- true
 2|bad --run-gap .0.|stat --run-gap 0
 2|bad --run-gap .-1.|stat --run-gap -1
 2|bad mode .fast.|stat --mode fast
