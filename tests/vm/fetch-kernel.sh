@@ -9,10 +9,25 @@
 # prints the unpacked directory, so every caller shares one copy.
 #
 # Usage:
-#   fetch-kernel.sh PKGNAME_PATTERN ARCH         -> prints unpacked dir
-#   fetch-kernel.sh --btf PKGNAME_PATTERN ARCH   -> prints extracted .btf path
-#   fetch-kernel.sh --resolve PKGNAME_PATTERN ARCH
+#   fetch-kernel.sh [--suites S] PKGNAME_PATTERN ARCH       -> prints unpacked dir
+#   fetch-kernel.sh [--suites S] --btf PKGNAME_PATTERN ARCH -> prints extracted .btf path
+#   fetch-kernel.sh [--suites S] --image PKGNAME_PATTERN ARCH
+#                                                -> prints the kernel image's path
+#   fetch-kernel.sh [--suites S] --resolve PKGNAME_PATTERN ARCH
 #                                                -> prints "PKG VERSION" only
+#
+#   --suites "sid trixie trixie-backports": resolve and download from those
+#   suites through a private apt configuration (kernels after 6.12, see
+#   ../shared/docs/vm-testbed.md), never touching the machine's own sources.
+#   Its one .sources file copies the URIs: of the main stanza of
+#   /etc/apt/sources.list.d/debian.sources, read at run time; its lists
+#   and package cache live under $PCPTOP_CACHE/apt/. Also PCPTOP_APT_SUITES.
+#
+#   Layouts: up to 6.18 a linux-image-VER package holds boot/vmlinuz-VER,
+#   boot/config-VER and lib/modules/VER (usr/lib/modules on trixie); from
+#   7.x linux-image-VER is a metapackage and linux-binary-VER holds
+#   usr/lib/modules/VER/vmlinuz. --image finds the image in either; the
+#   modules are DIR/{,usr/}lib/modules/VER/ (modules.dep beside them).
 #
 #   PKGNAME_PATTERN is an apt-cache (POSIX extended) regex on package names,
 #   e.g. '^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' or
@@ -24,6 +39,7 @@
 #   <pkg>_<ver>_<arch>/            unpacked package (boot/vmlinuz-*, boot/config-*)
 #   btf/<pkg>_<ver>_<arch>.btf     raw BTF blob cut out of the kernel image
 #   resolved/<hash>                newest package for a pattern, per state of the apt lists
+#   apt/<suites>/                  the private apt configuration, lists and cache (--suites)
 #
 # Only stdout carries the result; progress goes to stderr.  Needs root for
 # dpkg --add-architecture / apt-get update when a foreign arch is requested.
@@ -37,16 +53,26 @@ extract_btf="$here/../../vmlinux/extract-btf.sh"
 log() { echo "$prog: $*" >&2; }
 die() { echo "$prog: $*" >&2; exit 1; }
 usage() {
-	echo "usage: $prog [--btf|--resolve] PKGNAME_PATTERN ARCH" >&2
+	echo "usage: $prog [--suites SUITES] [--btf|--image|--resolve] PKGNAME_PATTERN ARCH" >&2
 	exit 2
 }
 
 mode=dir
-case "${1:-}" in
---btf) mode=btf; shift ;;
---resolve) mode=resolve; shift ;;
--h|--help) usage ;;
-esac
+suites=${PCPTOP_APT_SUITES:-}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--btf) mode=btf; shift ;;
+	--image) mode=image; shift ;;
+	--resolve) mode=resolve; shift ;;
+	--suites)
+		[ $# -ge 2 ] || usage
+		suites=$2
+		shift 2
+		;;
+	-h|--help) usage ;;
+	*) break ;;
+	esac
+done
 [ $# -eq 2 ] || usage
 pattern=$1
 arch=$2
@@ -63,14 +89,44 @@ mkdir -p "$CACHE/debs" "$CACHE/btf"
 exec 9>"$CACHE/.lock"
 flock 9
 
-# --- make apt know about ARCH -------------------------------------------
+# --- the machine's apt, or a private one for other suites ---------------
+# APT holds the options every apt-get and apt-cache call below takes.
+APT=()
+lists_dir=/var/lib/apt/lists
+if [ -n "$suites" ]; then
+	[[ "$suites" =~ ^[a-z0-9.\ -]+$ ]] ||
+		{ echo "$prog: bad suite list '$suites'" >&2; exit 2; }
+	src=/etc/apt/sources.list.d/debian.sources
+	# the main stanza's mirror, whatever this machine uses: never written
+	# into the repository
+	uri=$(awk '/^URIs:/ && $2 !~ /security/ { print $2; exit }' "$src" 2>/dev/null)
+	[ -n "$uri" ] || die "no URIs: line of the main stanza in $src"
+	adir=$CACHE/apt/$(echo "$suites" | tr ' ' '+')
+	mkdir -p "$adir/etc" "$adir/lists/partial" "$adir/cache/archives/partial"
+	{
+		echo "Types: deb"
+		echo "URIs: $uri"
+		echo "Suites: $suites"
+		echo "Components: main"
+		echo "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
+	} >"$adir/etc/private.sources"
+	if id _apt >/dev/null 2>&1; then chown -R _apt "$adir/lists" "$adir/cache"; fi
+	APT=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$adir/etc"
+		-o "Dir::State::Lists=$adir/lists" -o "Dir::Cache=$adir/cache")
+	lists_dir=$adir/lists
+fi
+
 updated=0
 apt_update() {
 	[ "$updated" = 1 ] && return 0
-	log "apt-get update"
-	apt-get update -qq >&2 || die "apt-get update failed"
+	log "apt-get update${suites:+ (private: $suites)}"
+	apt-get "${APT[@]}" update -qq >&2 || die "apt-get update${suites:+ of $suites} failed"
 	updated=1
 }
+# a private configuration starts with no lists
+if [ -n "$suites" ] && ! ls "$lists_dir"/*_Packages* >/dev/null 2>&1; then
+	apt_update
+fi
 
 native=$(dpkg --print-architecture)
 if [ "$arch" != "$native" ] &&
@@ -89,7 +145,7 @@ fi
 # Anchor the pattern to avoid relying on that.
 resolve() {
 	local names=() p v best="" bestv="" ties=""
-	mapfile -t names < <(apt-cache search --names-only "$pattern" \
+	mapfile -t names < <(apt-cache "${APT[@]}" search --names-only "$pattern" \
 		2>/dev/null | cut -d' ' -f1 | sort -u)
 	[ "${#names[@]}" -gt 0 ] || return 1
 	while read -r p v; do
@@ -103,7 +159,7 @@ resolve() {
 				ties="$ties $p"
 			fi
 		fi
-	done < <(apt-cache show --no-all-versions "${names[@]/%/:$arch}" \
+	done < <(apt-cache "${APT[@]}" show --no-all-versions "${names[@]/%/:$arch}" \
 			2>/dev/null |
 		awk -v a="$arch" '
 			/^Package:/ { p = $2 }
@@ -119,8 +175,8 @@ resolve() {
 # per state of the lists.
 memo_file() {
 	local lists
-	lists=$(stat -c '%n %Y %s' /var/lib/apt/lists/*_Packages* 2>/dev/null)
-	echo "$CACHE/resolved/$(printf '%s\n' "$pattern" "$arch" "$lists" |
+	lists=$(stat -c '%n %Y %s' "$lists_dir"/*_Packages* 2>/dev/null)
+	echo "$CACHE/resolved/$(printf '%s\n' "$pattern" "$arch" "$suites" "$lists" |
 		md5sum | cut -c1-32)"
 }
 memo=$(memo_file)
@@ -154,9 +210,9 @@ else
 	# let apt's sandbox user write here (else apt warns and runs as root)
 	if id _apt >/dev/null 2>&1; then chown _apt "$tmp" || true; fi
 	log "apt-get download $pkg:$arch=$ver"
-	if ! (cd "$tmp" && apt-get download -q "$pkg:$arch=$ver" >&2); then
+	if ! (cd "$tmp" && apt-get "${APT[@]}" download -q "$pkg:$arch=$ver" >&2); then
 		apt_update
-		(cd "$tmp" && apt-get download -q "$pkg:$arch=$ver" >&2) ||
+		(cd "$tmp" && apt-get "${APT[@]}" download -q "$pkg:$arch=$ver" >&2) ||
 			die "apt-get download $pkg:$arch=$ver failed"
 	fi
 	debs=("$tmp"/*.deb)
@@ -179,14 +235,19 @@ else
 	touch "$dir.tmp/.unpacked"
 	mv "$dir.tmp" "$dir"
 fi
-images=("$dir"/boot/vmlinuz-*)
-vmlinuz=${images[0]}
-[ -f "$vmlinuz" ] || die "no boot/vmlinuz-* in $dir"
+# boot/vmlinuz-VER up to 6.18; usr/lib/modules/VER/vmlinuz in 7.x's
+# linux-binary-VER
+images=("$dir"/boot/vmlinuz-* "$dir"/usr/lib/modules/*/vmlinuz "$dir"/lib/modules/*/vmlinuz)
+vmlinuz=
+for f in "${images[@]}"; do
+	[ -f "$f" ] && { vmlinuz=$f; break; }
+done
+[ -n "$vmlinuz" ] || die "no boot/vmlinuz-* nor usr/lib/modules/*/vmlinuz in $dir (a metapackage? 7.x kernels are in linux-binary-VER)"
 
-if [ "$mode" = dir ]; then
-	echo "$dir"
-	exit 0
-fi
+case "$mode" in
+dir) echo "$dir"; exit 0 ;;
+image) echo "$vmlinuz"; exit 0 ;;
+esac
 
 # --- extract the BTF blob once (mode btf) -------------------------------
 btf="$CACHE/btf/$key.btf"
