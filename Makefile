@@ -322,9 +322,11 @@ oracle: deps-all vm-builds
 vmtest-oracle: deps-all vm-builds
 	$(Q)tests/oracle/run.sh $(BOOTS)
 
-# reference 000 on a board-like VM: bonnie++ recorded at
-# pcp_batch_scale_max=0 and =5 on the patched 6.12, one CPU, 1 GiB;
-# leaves build/rehearsal/scale0.data, scale5.data and diff.html
+# reference 000 on a board-like VM: bonnie++ -d /mnt -u root (twice RAM,
+# ext4 on virtio) recorded at pcp_batch_scale_max=0 and =5 on the patched
+# 6.12 and on Debian's 6.17, one CPU, 1 GiB, and a power cut mid-run;
+# leaves build/rehearsal/s0-1.data, s5-1.data, cut.data, k617-1.data and
+# diff.html
 rehearsal: deps-all vm-builds all
 	$(Q)tests/rehearsal/run.sh
 
@@ -354,8 +356,10 @@ run: deps
 # figures, not a test (docs/PERFORMANCE.md): wall-time pairs on this
 # machine, pcptop's own costs beside bpftrace's, start to exit and peak
 # RSS with and without the BTF cache (here and on the board VMs), and
-# guest instructions added on Debian's kernels under qemu -icount (about
-# 35 minutes)
+# guest instructions added on Debian's kernels under qemu -icount, and
+# reference 000's run repeated five times per configuration, its disk as
+# fast as the host's and as slow as an SD card (about 35 minutes, then
+# about 65 for the rehearsal's repeats)
 bench: deps-all vm-builds all
 	$(Q)scripts/deps.sh bench
 	$(Q)mkdir -p $(OUTPUT)/bench
@@ -363,6 +367,7 @@ bench: deps-all vm-builds all
 	$(Q)tests/bench/host.sh $(OUTPUT) | tee $(OUTPUT)/bench/host.md
 	$(Q)tests/bench/startup.sh $(OUTPUT) | tee $(OUTPUT)/bench/startup.md
 	$(Q)tests/bench/icount.sh | tee $(OUTPUT)/bench/icount.md
+	$(Q)tests/bench/rehearsal.sh | tee $(OUTPUT)/bench/rehearsal.md
 
 # regenerate vmlinux/*/vmlinux.h from Debian's 6.12 kernel images
 vmlinux:

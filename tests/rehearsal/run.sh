@@ -1,27 +1,39 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make rehearsal: reference 000's question asked of a VM built like the
-# RZ/G3S board (one CPU, 1 GiB, the patched 6.12 kernel of
-# tests/vm/kernel, so pcp_batch_scale_max= is the scale in force).
-# bonnie++ is recorded with --latency at pcp_batch_scale_max=0 and at =5,
-# one boot each, under qemu -icount (guest time counts instructions, so
-# the two runs compare what the code did, not what the host did). It
-# leaves build/rehearsal/scale0.data, scale5.data and diff.html, and
-# checks that
-#   - the scale in force is the one booted with, in both recordings;
-#   - scale 5 moves larger batches (refill and bulk-free sizes);
-#   - scale 5 holds zone->lock longer, with interrupts off longer, at
-#     the tail (p99 and max);
-#   - every allocation and free was timed (--latency) and the pcp lists'
-#     memory was sampled each interval;
+# make rehearsal: reference 000's run on a VM built like the RZ/G3S board
+# (one CPU, 1 GiB): `bonnie++ -d /mnt -u root`, its default file of twice
+# RAM, on ext4 on a virtio disk, recorded by pcptop (--latency) to that
+# same disk, under qemu -icount (guest time counts instructions while the
+# CPU runs). Runs, two at a time:
+#   s0-1, s5-1   the patched 6.12 (tests/vm/kernel) at pcp_batch_scale_max=0, =5
+#   cut          =5 again, qemu killed -9 at a random point mid-run (a
+#                power cut), then booted again to read the recording back
+#   k617-1       Debian's 6.17 (trixie-backports) at its config scale,
+#                virtio_blk and ext4 loaded from the package (a SKIP, with
+#                the reason, when it cannot be fetched)
+# and checks that
+#   - the scale in force is the one booted with, read from the kernel
+#     variable; scale 5 moves larger batches and holds zone->lock, with
+#     interrupts off, longer at the tail (p99 and max);
+#   - each run was reference 000's: bonnie++ exited 0 with a file of
+#     twice RAM, reclaim scanned, the recordings carry the sampled figures
+#     (pcp memory, reclaim, stalls) and every allocation was timed;
+#   - the power-cut recording reads back, after the reboot's journal
+#     replay, to within --sync + an interval + a tick of the cut;
+#   - the default --sync costs at most 0.5 % of the run's CPU work;
+#   - pcptop's OOM score is below bonnie++'s, and the OOM killer took
+#     nothing;
 #   - pcptop diff's summary names the batch sizes and the lock or
-#     interrupts-off tails among what changed most, in text, JSON and
-#     HTML, and headless Chromium renders the HTML.
+#     interrupts-off tails, in text, JSON and HTML rendered in Chromium.
+# Per run it prints guest CPU work, elapsed guest time and bonnie++'s
+# phases. It leaves build/rehearsal/s0-1.data, s5-1.data (scale0.data and
+# scale5.data point at them), cut.data, k617-1.data, runs/*/ and diff.html.
 # The last line is "rehearsal: PASS" or "rehearsal: FAIL".
 #
 # Usage: tests/rehearsal/run.sh [-b BINDIR]   (default build/vm-x86)
-# Environment: PCPTOP_CACHE, REHEARSAL_TIMEOUT (seconds per boot, 900).
+# Environment: PCPTOP_CACHE, REHEARSAL_TIMEOUT (seconds per boot, 1800),
+# REHEARSAL_MEM_MB (1024), REHEARSAL_KEEP_DISKS=1 (keep the disk images).
 
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -30,19 +42,24 @@ root=$(cd "$here/../.." && pwd)
 
 OUT=$root/build/rehearsal
 BIN=$root/build/vm-x86
-TIMEOUT=${REHEARSAL_TIMEOUT:-900}
-SCALES="0 5"
-# the board: one Cortex-A55 core and 1 GiB
-SMP=1
-MEM_MB=1024
-# as tests/oracle/run.sh: a steady clock and instructions for time
-APPEND_BASE="console=ttyS0 quiet panic=-1 tsc=reliable clocksource=tsc pcptest.rehearsal=1"
-ICOUNT="-icount shift=0"
+# pcptop record's interval in the guest, and --sync's default (cli.h)
+REC_INTERVAL_S=1
+SYNC_DEFAULT_S=5
+# a tick of the guest's clock each second: the cut lies at most this
+# far after the last tick the host saw
+TICK_S=1
+# the cut: at a random point of the middle half of bonnie++'s run (its
+# length in guest seconds taken from s5-1's)
+CUT_LO=0.25
+CUT_HI=0.75
+# the CPU work --sync may cost (issue 20: 0.5 %), in parts per 10 000
+SYNC_COST_MAX_BP=50
 # a PNG of a rendered page is tens of KiB; an empty one a few hundred bytes
 MIN_PNG_BYTES=20000
 
 die() { echo "rehearsal: $1" >&2; echo "rehearsal: FAIL"; exit "${2:-1}"; }
 log() { echo "rehearsal: $*" >&2; }
+. "$here/lib.sh"
 
 case "${1:-}" in
 -b) BIN=$(realpath "$2") || die "no such directory '$2'" 2 ;;
@@ -50,7 +67,7 @@ case "${1:-}" in
 "") ;;
 *) die "unknown argument '$1' (usage: tests/rehearsal/run.sh [-b BINDIR])" 2 ;;
 esac
-for t in qemu-system-x86_64 cpio gzip jq base64 timeout; do
+for t in qemu-system-x86_64 cpio gzip jq timeout mkfs.ext4 debugfs xz pgrep bc; do
 	command -v "$t" >/dev/null || die "missing $t (scripts/deps.sh installs it)" 2
 done
 [ -x "$BIN/pcptop" ] || die "missing $BIN/pcptop: make STATIC=1 OUTPUT=build/vm-x86 all" 2
@@ -58,96 +75,111 @@ done
 [ -x /bin/busybox ] || die "missing /bin/busybox (apt-get install busybox-static)" 2
 start=$SECONDS
 mkdir -p "$OUT"
-rm -f "$OUT"/*.data "$OUT"/*.json "$OUT"/*.html "$OUT"/*.png "$OUT"/console-*.log
+# only what this script makes: make bench's repeats (s0-2.data ...) stay
+rm -rf "$OUT"/runs/{s0-1,s5-1,cut,k617-1} "$OUT"/{s0-1,s5-1,cut,k617-1}.data \
+	"$OUT"/scale[05].data "$OUT"/diff.* "$OUT"/*.png "$OUT"/console-*.log
 
-log "kernel: tests/vm/kernel/build.sh (cached after the first build)"
-bzimage=$("$root/tests/vm/kernel/build.sh") || die "kernel build failed"
-bonnie=$("$root/tests/vm/bonnie-cpio.sh" amd64) || die "no bonnie++ for amd64"
+rh_setup
 
-stage=$OUT/initrd
-rm -rf "$stage"
-mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp"
-cp /bin/busybox "$stage/bin/busybox"
-cp "$BIN/pcptop" "$stage/bin/"
-cp "$here/guest.sh" "$stage/bin/rehearsal-guest.sh"
-cp "$root/tests/vm/kernel/init.sh" "$stage/init"
-chmod 755 "$stage/init" "$stage/bin/"*
-(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
-	gzip -1 >"$OUT/base.cpio.gz" || die "building the initramfs failed"
-cat "$OUT/base.cpio.gz" "$bonnie" >"$OUT/initrd.cpio.gz"
-
-# one boot: bonnie++ recorded at scale $1
-boot() {
-	local s=$1 logf=$OUT/console-$1.log t0=$SECONDS
-	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 -m "$MEM_MB" -smp "$SMP" \
-		$ICOUNT -nographic -no-reboot -kernel "$bzimage" \
-		-initrd "$OUT/initrd.cpio.gz" \
-		-append "$APPEND_BASE pcp_batch_scale_max=$s" \
-		</dev/null >"$logf" 2>&1
-	log "scale $s: boot ended after $((SECONDS - t0)) s (qemu exit $?)"
-}
-
-tagged() {
-	tr -d '\r' <"$OUT/console-$1.log" | sed -n "s/^REHEARSAL:$2://p"
-}
-
-log "booting scale ${SCALES// / and } (one CPU, ${MEM_MB} MiB, -icount), side by side"
-for s in $SCALES; do
-	boot "$s" &
-done
+A="$RH_APPEND pcptest.rmode=run"
+log "scales 0 and 5, side by side (one CPU, ${RH_MEM_MB} MiB, -icount sleep=on)"
+rh_run s0-1 "$bzimage" "$OUT/initrd.cpio.gz" "$A pcp_batch_scale_max=0" 0 on &
+rh_run s5-1 "$bzimage" "$OUT/initrd.cpio.gz" "$A pcp_batch_scale_max=5" 0 on &
 wait
+# the cut: a random guest second in the middle half of s5-1's run
+cut_s=$(awk -v e="$(rh_mj s5-1 '.elapsed_s // 40')" -v r="$RANDOM" -v lo="$CUT_LO" -v hi="$CUT_HI" \
+	'BEGIN { printf "%.0f", e * (lo + (hi - lo) * r / 32767) }')
+log "a power cut after ${cut_s} s of bonnie++ at scale 5, then a reboot; Debian 6.17 beside them"
+(
+	mkdir -p "$OUT/runs/cut"
+	rh_disk "$OUT/runs/cut/disk.img" || exit 1
+	rh_boot "$OUT/runs/cut" "$bzimage" "$OUT/initrd.cpio.gz" \
+		"$RH_APPEND pcptest.rmode=cut pcp_batch_scale_max=5" 0 on "$cut_s"
+	mv "$OUT/runs/cut/console.log" "$OUT/runs/cut/console-cut.log"
+	rh_boot "$OUT/runs/cut" "$bzimage" "$OUT/initrd.cpio.gz" \
+		"$RH_APPEND pcptest.rmode=readback" 0 on
+	rh_fetch_rec "$OUT/runs/cut/disk.img" "$OUT/cut.data"
+	rm -f "$OUT/runs/cut/disk.img"
+) &
+if [ -z "$k617_skip" ]; then
+	rh_run k617-1 "$k617" "$OUT/initrd-k617.cpio.gz" "$A" 0 on &
+fi
+wait
+ln -sf s0-1.data "$OUT/scale0.data"
+ln -sf s5-1.data "$OUT/scale5.data"
 
-for s in $SCALES; do
-	t_eq "scale $s: pcptop record exited 0" "$(tagged "$s" record_rc)" 0
-	tagged "$s" record_err | sed "s/^/  scale $s record: /" >&2
-	t_eq "scale $s: the recording reached the console whole" \
-		"$(tagged "$s" data_end)" 1
-	tagged "$s" data | base64 -d >"$OUT/scale$s.data" 2>/dev/null
-	if "$root/build/pcptop" report --json "$OUT/scale$s.data" >"$OUT/scale$s.json" 2>"$OUT/scale$s.err"; then
-		t_pass "scale $s: build/rehearsal/scale$s.data reads back"
-	else
-		t_fail "scale $s: report failed: $(head -n 1 "$OUT/scale$s.err")"
-	fi
+# --- each run -----------------------------------------------------------
+runs="s0-1 s5-1"
+[ -z "$k617_skip" ] && runs="$runs k617-1"
+for r in $runs; do
+	logf=$OUT/runs/$r/console.log
+	t_eq "$r: the disk mounted" "$(rh_tagged "$logf" mounted)" 1
+	t_eq "$r: pcptop record and bonnie++ exited 0" "$(rh_tagged "$logf" record_rc)" 0
+	rh_tagged "$logf" record_err | sed "s/^/  $r record: /" >&2
+	t_check "$r: the recording reads back from the disk ($r.data)" -- \
+		jq -e .totals "$OUT/runs/$r/report.json" >/dev/null
+	t_eq "$r: the recording is complete" "$(rh_rj "$r" .complete)" true
+	# bonnie++'s default size is twice RAM, rounded: "2G" for 989 MiB
+	mem=$(rh_tagged "$logf" mem_kb)
+	size=$(rh_mj "$r" .bonnie.size | sed 's/G$/*1024/; s/M$//' | bc 2>/dev/null)
+	t_cmp "$r: bonnie++'s file is twice RAM ($(rh_mj "$r" .bonnie.size), RAM $((${mem:-0} / 1024)) MiB)" \
+		"${size:-0}" -ge $((2 * ${mem:-0} / 1024 - 64))
+	t_cmp "$r: bonnie++ wrote, rewrote and read it (K/s of each phase)" \
+		"$(rh_mj "$r" '[.bonnie.put_block, .bonnie.rewrite, .bonnie.get_block] | map(select(. != null)) | length')" -eq 3
+	t_cmp "$r: guest CPU work counted (/proc/stat busy, s)" \
+		"$(printf '%.0f' "$(rh_mj "$r" '.busy_s // 0')")" -gt 5
+	t_cmp "$r: reclaim scanned file pages (pgscan kswapd + direct)" \
+		"$(rh_rj "$r" '(.totals.pgscan_kswapd.value // 0) + (.totals.pgscan_direct.value // 0)')" -gt 262144
+	for f in pcp_pages allocstall pgscan_direct pgsteal_kswapd zone_free; do
+		t_check "$r: the recording has the sampled $f" -- \
+			jq -e ".totals.$f.source != null" "$OUT/runs/$r/report.json" >/dev/null
+	done
+	t_cmp "$r: allocations timed (--latency)" "$(rh_rj "$r" '.hist.alloc_ns.samples // 0')" -gt 1000
+	t_cmp "$r: pcp memory in every interval of the timeline" \
+		"$(rh_rj "$r" '[.timeline[] | select(.pcp_pages == null)] | length')" -eq 0
+	# the OOM killer's view while bonnie++ ran, and what it did
+	read -r _ adj score < <(rh_tagged "$logf" oom | grep '^pcptop ')
+	read -r _ _ bscore < <(rh_tagged "$logf" oom | grep '^bonnie++ ')
+	t_eq "$r: pcptop's oom_score_adj" "${adj:-none}" -500
+	t_cmp "$r: pcptop's OOM score below bonnie++'s" "${score:-9999}" -lt "${bscore:-0}"
+	t_eq "$r: the OOM killer took nothing" "$(rh_tagged "$logf" oom_kill | head -n 1)" ""
 done
+[ -n "$k617_skip" ] && echo "SKIP k617-1: $k617_skip"
 
-# jq over one recording's report
-rj() { jq -r "$2" "$OUT/scale$1.json" 2>/dev/null; }
+for s in 0 5; do
+	t_eq "s$s-1: the scale in force is the booted one" "$(rh_rj "s$s-1" .scale.value)" "$s"
+	t_eq "s$s-1: read from the kernel variable" "$(rh_rj "s$s-1" .scale.source)" kernel-variable
+done
+if [ -z "$k617_skip" ]; then
+	t_eq "k617-1: Debian's config scale" "$(rh_rj k617-1 .scale.value) $(rh_rj k617-1 .scale.source)" "5 config"
+fi
+
 # integer part, for t_cmp
 int() { printf '%.0f' "${1:-0}" 2>/dev/null || echo 0; }
-
-for s in $SCALES; do
-	t_eq "scale $s: the scale in force is the booted one" "$(rj "$s" .scale.value)" "$s"
-	t_eq "scale $s: read from the kernel variable" "$(rj "$s" .scale.source)" kernel-variable
-	t_cmp "scale $s: allocations timed (--latency)" "$(rj "$s" '.hist.alloc_ns.samples // 0')" -gt 1000
-	t_cmp "scale $s: frees timed (--latency)" "$(rj "$s" '.hist.free_ns.samples // 0')" -gt 1000
-	t_cmp "scale $s: refills inside allocations timed" \
-		"$(rj "$s" '[.hist.alloc_ns_by_order[].refill.samples] | add // 0')" -gt 0
-	t_cmp "scale $s: pcp memory in every interval of the timeline" \
-		"$(rj "$s" '[.timeline[] | select(.pcp_pages == null)] | length')" -eq 0
-	t_cmp "scale $s: pcp pages seen" "$(rj "$s" '.totals.pcp_pages.peak // 0')" -gt 0
-done
-
 # batch sizes: refills may take batch << scale at 5, batch at 0
 for f in refill.avg refill.max bulk_free.max; do
-	a=$(int "$(rj 0 ".totals.${f%.*}.${f#*.}")")
-	b=$(int "$(rj 5 ".totals.${f%.*}.${f#*.}")")
+	a=$(int "$(rh_rj s0-1 ".totals.${f%.*}.${f#*.}")")
+	b=$(int "$(rh_rj s5-1 ".totals.${f%.*}.${f#*.}")")
 	t_cmp "$f: larger at scale 5 than at 0 ($a -> $b pages)" "$b" -gt "$a"
 done
 # the tails the batches make: zone->lock hold and interrupts off
 for f in lock_hold_ns irqs_off_ns; do
 	for p in p99 max; do
-		a=$(int "$(rj 0 ".hist.$f.$p")")
-		b=$(int "$(rj 5 ".hist.$f.$p")")
+		a=$(int "$(rh_rj s0-1 ".hist.$f.$p")")
+		b=$(int "$(rh_rj s5-1 ".hist.$f.$p")")
 		t_cmp "$f $p: longer at scale 5 than at 0 ($a -> $b ns)" "$b" -gt "$a"
 	done
 done
 
-# the diff, as a user would run it
+# --- the power cut ------------------------------------------------------
+. "$here/cut-checks.sh"
+
+# --- the diff, as a user would run it -------------------------------------
 cd "$OUT" || die "cannot enter $OUT"
-"$root/build/pcptop" diff scale0.data scale5.data >diff.txt 2>diff.err
+"$root/build/pcptop" diff s0-1.data s5-1.data >diff.txt 2>diff.err
 t_eq "pcptop diff exits 0" "$?" 0
-"$root/build/pcptop" diff --json scale0.data scale5.data >diff.json 2>>diff.err
-"$root/build/pcptop" diff --html diff.html scale0.data scale5.data >/dev/null 2>>diff.err
+"$root/build/pcptop" diff --json s0-1.data s5-1.data >diff.json 2>>diff.err
+"$root/build/pcptop" diff --html diff.html s0-1.data s5-1.data >/dev/null 2>>diff.err
 t_eq "pcptop diff --html exits 0" "$?" 0
 sed -n '/^What moved/,/^$/p' diff.txt
 summary=$(jq -r '.summary[].figure' diff.json 2>/dev/null)
@@ -172,9 +204,9 @@ if command -v chromium >/dev/null; then
 else
 	t_fail "chromium is not installed (apt-get install chromium)"
 fi
-for s in $SCALES; do
-	echo "scale $s: bonnie++ $(tagged "$s" work | tail -n 1 | cut -c1-60)..., wall $(rj "$s" .command.wall_s) s (guest instructions)"
-done
+
+# --- what each run measured ----------------------------------------------
+"$here/table.sh" $runs
 log "done in $((SECONDS - start)) s"
 t_summary
 rc=$?

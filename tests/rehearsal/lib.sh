@@ -1,0 +1,229 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# What make rehearsal (tests/rehearsal/run.sh) and its bench
+# (tests/bench/rehearsal.sh) share: the initramfs, the disk, one boot of
+# reference 000's run, and the measures read from it. Sourced, not run;
+# the caller sets root, OUT, BIN and defines log and die.
+
+# the board: one Cortex-A55 core and 1 GiB
+RH_SMP=1
+RH_MEM_MB=${REHEARSAL_MEM_MB:-1024}
+# as tests/oracle/run.sh: a steady clock (kvm's TSC is unstable under TCG
+# and the HPET fallback costs microseconds a read)
+RH_APPEND="console=ttyS0 quiet panic=-1 tsc=reliable clocksource=tsc pcptest.rehearsal=1"
+# bonnie++'s 2 GiB file, its 16 Ki small files, the recording: 6 GiB of
+# sparse image, made anew for every boot
+RH_DISK_SIZE=6G
+# A class-10 SD card (the board's /mnt): 10 MB/s written is all class 10
+# promises; cards sold as such write 15-30 MB/s and read 40-90 MB/s, and
+# A1 cards promise 1500 random reads and 500 writes a second. These make
+# reference 000's ~12 GiB of bonnie++ I/O take about ten minutes, as the
+# board's run did.
+RH_SD_THROTTLE="throttling.bps-read=33554432,throttling.bps-write=16777216,throttling.iops-read=1500,throttling.iops-write=500"
+RH_TIMEOUT=${REHEARSAL_TIMEOUT:-1800}
+USER_HZ=100
+
+# the initramfs: busybox, the static pcptop, the guest script, the patched
+# kernels' /init and bonnie++; $1 the modules cpio to append, or empty
+rh_initrd() {
+	local out=$1 mods=${2:-} stage=$OUT/initrd
+	rm -rf "$stage"
+	mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp"
+	cp /bin/busybox "$stage/bin/busybox"
+	cp "$BIN/pcptop" "$stage/bin/"
+	cp "$root/tests/rehearsal/guest.sh" "$stage/bin/rehearsal-guest.sh"
+	cp "$root/tests/vm/kernel/init.sh" "$stage/init"
+	chmod 755 "$stage/init" "$stage/bin/"*
+	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+		gzip -1 >"$out.base" || return 1
+	cat "$out.base" "$RH_BONNIE" $mods >"$out" || return 1
+	rm -rf "$stage" "$out.base"
+}
+
+# A Debian kernel's modules for the disk: virtio_blk and ext4 and what
+# they need, uncompressed (busybox's insmod reads plain .ko), in load
+# order, as a cpio at $3, with the package's boot/config-* (Debian's
+# kernels have no /proc/config.gz: pcptop reads the scale there). The
+# package has no modules.dep (depmod makes it at install): each module's
+# depends= (modinfo's field, what modpost found it needs and what depmod
+# writes into modules.dep) is followed instead.
+rh_modules_cpio() {
+	local kdir=$1 mdir=$2 out=$3 stage=$OUT/modstage order=() seen=" "
+	rm -rf "$stage"
+	mkdir -p "$stage/lib/modules/rehearsal" "$stage/boot"
+	cp "$kdir"/boot/config-* "$stage/boot/" 2>/dev/null
+	_rh_mod() {
+		local name=$1 f dep
+		case "$seen" in *" $name "*) return 0 ;; esac
+		seen="$seen$name "
+		f=$(find "$mdir/kernel" -name "$name.ko*" -print -quit)
+		if [ -z "$f" ]; then
+			grep -q "/$name.ko$" "$mdir/modules.builtin" && return 0
+			log "module $name: neither in $mdir nor built in"
+			return 1
+		fi
+		case "$f" in
+		*.xz) xz -dc "$f" ;;
+		*.zst) zstd -qdc "$f" ;;
+		*) cat "$f" ;;
+		esac >"$stage/lib/modules/rehearsal/$name.ko" || return 1
+		for dep in $(tr '\0' '\n' <"$stage/lib/modules/rehearsal/$name.ko" |
+			sed -n 's/^depends=//p' | tr ',' ' '); do
+			_rh_mod "${dep//-/_}" || _rh_mod "$dep" || return 1
+		done
+		order+=("$name.ko")
+	}
+	_rh_mod virtio_blk && _rh_mod ext4 || return 1
+	printf '%s\n' "${order[@]}" >"$stage/lib/modules/rehearsal/order"
+	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+		gzip -1 >"$out" || return 1
+	rm -rf "$stage"
+}
+
+# a fresh ext4 on a sparse image
+rh_disk() {
+	rm -f "$1"
+	truncate -s "$RH_DISK_SIZE" "$1" &&
+		mkfs.ext4 -q -F -L rehearsal "$1" >/dev/null
+}
+
+# lines the guest printed with TAG, serial \r removed
+rh_tagged() {
+	tr -d '\r' <"$1" | sed -n "s/^REHEARSAL:$2://p"
+}
+
+# rh_boot DIR KERNEL INITRD APPEND SD ICOUNT_SLEEP [CUT_S]: one boot,
+# console in DIR/console.log, disk DIR/disk.img (left as it is). SD=1
+# throttles the disk to the SD card's rates. CUT_S: kill qemu -9 once
+# the guest's ticks say bonnie++ has run that many guest seconds.
+rh_boot() {
+	local dir=$1 kernel=$2 initrd=$3 append=$4 sd=$5 sleep=$6 cut=${7:-}
+	local drive="file=$dir/disk.img,format=raw,if=none,id=d0,cache=unsafe"
+	local logf=$dir/console.log pid t0=$SECONDS rc s0 tk
+	# cache=unsafe: the host's page cache holds what the guest wrote, and
+	# a killed qemu loses none of it; a power cut loses what the guest
+	# had not written yet, which is the loss that matters here
+	[ "$sd" = 1 ] && drive="$drive,$RH_SD_THROTTLE"
+	timeout -k 10 "$RH_TIMEOUT" qemu-system-x86_64 -m "$RH_MEM_MB" \
+		-smp "$RH_SMP" -icount "shift=0,sleep=$sleep" -nographic \
+		-no-reboot -kernel "$kernel" -initrd "$initrd" \
+		-append "$append" -drive "$drive" \
+		-device virtio-blk-pci,drive=d0 </dev/null >"$logf" 2>&1 &
+	pid=$!
+	if [ -n "$cut" ]; then
+		while kill -0 "$pid" 2>/dev/null; do
+			sleep 0.2
+			s0=$(rh_tagged "$logf" bonnie_start)
+			tk=$(rh_tagged "$logf" tick | tail -n 1)
+			[ -n "$s0" ] && [ -n "$tk" ] || continue
+			if awk -v a="$tk" -v b="$s0" -v c="$cut" 'BEGIN { exit !(a - b >= c) }'; then
+				# the power cut: qemu (the timeout's child), then the timeout
+				kill -KILL $(pgrep -P "$pid") 2>/dev/null
+				kill -KILL "$pid" 2>/dev/null
+				break
+			fi
+		done
+	fi
+	# a killed qemu is the plan, not news
+	wait "$pid" 2>/dev/null
+	rc=$?
+	log "$(basename "$dir"): boot ended after $((SECONDS - t0)) s (exit $rc)"
+	echo "$((SECONDS - t0))" >"$dir/wall_s"
+	return 0
+}
+
+# the recording off the disk image, as a card would be read on a PC
+rh_fetch_rec() {
+	rm -f "$2"
+	debugfs -R "dump /rec.data $2" "$1" >/dev/null 2>&1
+	[ -s "$2" ]
+}
+
+# the measures of one boot as JSON: guest CPU busy time (instructions,
+# under -icount), elapsed and iowait guest time, bonnie++'s CSV
+rh_metrics() {
+	local logf=$1 cpu up csv
+	cpu=$(rh_tagged "$logf" cpu | tail -n 1)
+	up=$(rh_tagged "$logf" uptime | tail -n 1)
+	csv=$(rh_tagged "$logf" csv | tail -n 1)
+	awk -v cpu="$cpu" -v up="$up" -v csv="$csv" -v hz="$USER_HZ" '
+	function q(s) { return "\"" s "\"" }
+	function num(s) { return s ~ /^[0-9.]+$/ ? s : "null" }
+	BEGIN {
+		split(cpu, h, /\|/)
+		n = split(h[1], a, " "); split(h[2], b, " ")
+		# user nice system idle iowait irq softirq
+		busy = (b[1] - a[1]) + (b[2] - a[2]) + (b[3] - a[3]) + \
+			(b[6] - a[6]) + (b[7] - a[7])
+		split(up, u, " ")
+		bs = "null"; ws = "null"; is = "null"; es = "null"
+		if (n >= 7) {
+			bs = busy / hz; ws = (b[5] - a[5]) / hz; is = (b[4] - a[4]) / hz
+		}
+		if (u[2] != "")
+			es = u[2] - u[1]
+		printf "{\"busy_s\": %s, \"iowait_s\": %s, \"idle_s\": %s, \"elapsed_s\": %s",
+			bs, ws, is, es
+		# bonnie++ 2.00 CSV: K/s and CPU % per phase, files/s, latencies
+		m = split(csv, c, ",")
+		printf ", \"bonnie\": {\"version\": %s, \"size\": %s", q(c[2]), q(c[6])
+		split("putc put_block rewrite getc get_block seeks", ph, " ")
+		for (i = 1; i <= 6; i++)
+			printf ", \"%s\": %s, \"%s_cpu\": %s", ph[i], num(c[8 + 2 * i]),
+				ph[i], num(c[9 + 2 * i])
+		split("seq_create seq_stat seq_del ran_create ran_stat ran_del", fp, " ")
+		for (i = 1; i <= 6; i++)
+			printf ", \"%s\": %s", fp[i], num(c[25 + 2 * i])
+		split("putc put_block rewrite getc get_block seeks seq_create seq_stat seq_del ran_create ran_stat ran_del", lp, " ")
+		for (i = 1; i <= 12; i++)
+			printf ", \"%s_latency\": %s", lp[i], q(c[38 + i])
+		printf ", \"fields\": %d}}\n", m
+	}'
+}
+
+# rh_run NAME KERNEL INITRD APPEND SD SLEEP: one run of reference 000 in
+# $OUT/runs/NAME, its recording copied to $OUT/NAME.data, its measures to
+# runs/NAME/metrics.json and pcptop's report to runs/NAME/report.json;
+# the disk image is removed (2 GiB and more once bonnie++ has run)
+rh_run() {
+	local name=$1 dir=$OUT/runs/$1
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	rh_disk "$dir/disk.img" || { log "$name: mkfs.ext4 failed"; return 1; }
+	rh_boot "$dir" "$2" "$3" "$4" "$5" "$6"
+	rh_metrics "$dir/console.log" >"$dir/metrics.json"
+	rm -f "$OUT/$name.data"
+	if rh_fetch_rec "$dir/disk.img" "$OUT/$name.data"; then
+		"$root/build/pcptop" report --json "$OUT/$name.data" \
+			>"$dir/report.json" 2>"$dir/report.err"
+	fi
+	[ -n "${REHEARSAL_KEEP_DISKS:-}" ] || rm -f "$dir/disk.img"
+}
+
+# jq over one run's report, or its measures
+rh_rj() { jq -r "$2" "$OUT/runs/$1/report.json" 2>/dev/null; }
+rh_mj() { jq -r "$2" "$OUT/runs/$1/metrics.json" 2>/dev/null; }
+
+# What every run needs, made once: the patched 6.12 ($bzimage), bonnie++,
+# the initramfs ($OUT/initrd.cpio.gz); Debian's 6.17 ($k617 and
+# $OUT/initrd-k617.cpio.gz), or $k617_skip saying why it cannot be had
+RH_K617_PATTERN='^linux-image-6\.17\.[0-9]+\+deb13-amd64$'
+RH_K617_SUITES="sid trixie trixie-backports"
+rh_setup() {
+	local kdir mdir
+	log "kernel: tests/vm/kernel/build.sh (cached after the first build)"
+	bzimage=$("$root/tests/vm/kernel/build.sh") || die "kernel build failed"
+	RH_BONNIE=$("$root/tests/vm/bonnie-cpio.sh" amd64) || die "no bonnie++ for amd64"
+	rh_initrd "$OUT/initrd.cpio.gz" || die "building the initramfs failed"
+	k617_skip=
+	if ! k617=$("$root/tests/vm/fetch-kernel.sh" --suites "$RH_K617_SUITES" \
+		--image "$RH_K617_PATTERN" amd64 2>"$OUT/fetch-k617.err"); then
+		k617_skip="cannot fetch $RH_K617_PATTERN from $RH_K617_SUITES: $(tail -n 1 "$OUT/fetch-k617.err")"
+		return 0
+	fi
+	kdir=$(dirname "$(dirname "$k617")")
+	mdir=$(ls -d "$kdir"/usr/lib/modules/*/ "$kdir"/lib/modules/*/ 2>/dev/null | head -n 1)
+	if ! rh_modules_cpio "$kdir" "${mdir%/}" "$OUT/mods-k617.cpio.gz" ||
+	   ! rh_initrd "$OUT/initrd-k617.cpio.gz" "$OUT/mods-k617.cpio.gz"; then
+		k617_skip="no virtio_blk and ext4 modules in $kdir"
+	fi
+}
