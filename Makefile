@@ -358,8 +358,8 @@ run: deps
 # RSS with and without the BTF cache (here and on the board VMs), and
 # guest instructions added on Debian's kernels under qemu -icount, and
 # reference 000's run repeated five times per configuration, its disk as
-# fast as the host's and as slow as an SD card (about 35 minutes, then
-# about 65 for the rehearsal's repeats)
+# fast as the host's and as slow as an SD card, and power cuts with and
+# without --sync (about 35 minutes, then about 100 for the rehearsal's)
 bench: deps-all vm-builds all
 	$(Q)scripts/deps.sh bench
 	$(Q)mkdir -p $(OUTPUT)/bench
@@ -368,6 +368,7 @@ bench: deps-all vm-builds all
 	$(Q)tests/bench/startup.sh $(OUTPUT) | tee $(OUTPUT)/bench/startup.md
 	$(Q)tests/bench/icount.sh | tee $(OUTPUT)/bench/icount.md
 	$(Q)tests/bench/rehearsal.sh | tee $(OUTPUT)/bench/rehearsal.md
+	$(Q)tests/bench/powercut.sh | tee $(OUTPUT)/bench/powercut.md
 
 # regenerate vmlinux/*/vmlinux.h from Debian's 6.12 kernel images
 vmlinux:

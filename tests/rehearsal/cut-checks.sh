@@ -13,11 +13,10 @@ t_eq "cut: the disk mounted again (ext4 replayed its journal)" \
 t_eq "cut: pcptop report read it in the rebooted guest" \
 	"$(rh_tagged "$backlog" report_rc)" 0
 rh_tagged "$backlog" report_err | sed 's/^/  cut report: /' >&2
-if "$root/build/pcptop" report --json "$OUT/cut.data" >"$OUT/runs/cut/report.json" \
-	2>"$OUT/runs/cut/report.err"; then
+if jq -e .totals "$OUT/runs/cut/report.json" >/dev/null 2>&1; then
 	t_pass "cut: cut.data reads back on the host"
 else
-	t_fail "cut: cut.data does not read back: $(head -n 1 "$OUT/runs/cut/report.err")"
+	t_fail "cut: cut.data does not read back: $(head -n 1 "$OUT/runs/cut/report.err" 2>/dev/null)"
 fi
 t_eq "cut: it has no end chunk (the run was cut)" "$(rh_rj cut .complete)" false
 for f in pcp_pages allocstall pgscan_direct pgscan_kswapd; do
@@ -25,18 +24,10 @@ for f in pcp_pages allocstall pgscan_direct pgscan_kswapd; do
 		jq -e ".totals.$f.source != null" "$OUT/runs/cut/report.json" >/dev/null
 done
 
-# The cut in the recording's clock (realtime): the guest printed realtime
-# against uptime once, then its uptime each second; the cut lies at most
-# a tick after the last tick printed. The recording ends at its start
-# plus the last interval's end.
-read -r creal cup < <(rh_tagged "$cutlog" clock)
-last_tick=$(rh_tagged "$cutlog" tick | tail -n 1)
-rec_end=$(rh_rj cut '.start_unix + (.timeline[-1].t // 0)')
-lost=$(awk -v r="$creal" -v u="$cup" -v t="$last_tick" -v k="$TICK_S" -v e="$rec_end" \
-	'BEGIN { if (r == "" || t == "" || e == "" || e == "null") print "none"; else printf "%.1f", t + k + r - u - e }')
-maxgap=$(rh_tagged "$cutlog" tick | awk 'NR > 1 && $1 - p > g { g = $1 - p } { p = $1 } END { printf "%.1f", g }')
+# how far before the cut the recording ends (lib.sh rh_cut_lost)
+read -r lost cut_at maxgap < <(rh_cut_lost cut "$TICK_S")
 n_bound=$((SYNC_DEFAULT_S + REC_INTERVAL_S + TICK_S + 1))
-echo "cut: after $(awk -v t="$last_tick" -v s="$(rh_tagged "$cutlog" bonnie_start)" 'BEGIN { printf "%.0f", t - s }') s of bonnie++; $(rh_rj cut .intervals) intervals read back; the recording ends ${lost} s before the cut (ticks at most ${maxgap} s apart)"
+echo "cut: after $cut_at s of bonnie++; $(rh_rj cut .intervals) intervals read back; the recording ends ${lost} s before the cut (ticks at most ${maxgap} s apart)"
 t_check "cut: the recording reads back to within $n_bound s of the cut (--sync $SYNC_DEFAULT_S, -i $REC_INTERVAL_S, a tick, a second for the fsync; lost ${lost} s)" -- \
 	awk -v l="$lost" -v n="$n_bound" 'BEGIN { exit !(l != "none" && l >= -1 && l <= n) }'
 

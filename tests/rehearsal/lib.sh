@@ -199,6 +199,51 @@ rh_run() {
 	[ -n "${REHEARSAL_KEEP_DISKS:-}" ] || rm -f "$dir/disk.img"
 }
 
+# rh_cut NAME KERNEL INITRD APPEND CUT_S: the power cut in $OUT/runs/NAME:
+# bonnie++ recorded to the disk, qemu killed -9 after CUT_S guest seconds
+# of it (console-cut.log), then a boot on the same disk that reads the
+# recording back (console.log); the file off the image to $OUT/NAME.data,
+# its report to runs/NAME/report.json
+rh_cut() {
+	local name=$1 dir=$OUT/runs/$1
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	rh_disk "$dir/disk.img" || { log "$name: mkfs.ext4 failed"; return 1; }
+	rh_boot "$dir" "$2" "$3" "$RH_APPEND pcptest.rmode=cut $4" 0 on "$5"
+	mv "$dir/console.log" "$dir/console-cut.log"
+	rh_boot "$dir" "$2" "$3" "$RH_APPEND pcptest.rmode=readback" 0 on
+	rm -f "$OUT/$name.data"
+	if rh_fetch_rec "$dir/disk.img" "$OUT/$name.data"; then
+		"$root/build/pcptop" report --json "$OUT/$name.data" \
+			>"$dir/report.json" 2>"$dir/report.err"
+	fi
+	[ -n "${REHEARSAL_KEEP_DISKS:-}" ] || rm -f "$dir/disk.img"
+}
+
+# How far before the cut the recording of rh_cut NAME ends, in guest
+# seconds, in the recording's clock (realtime): the guest printed its
+# realtime against its uptime once, then its uptime each second; the cut
+# lies at most TICK after the last tick. Prints "LOST CUT_AT GAP": the
+# seconds lost (all of the run when nothing reads back), the cut's
+# second of bonnie++, the widest gap between ticks.
+rh_cut_lost() {
+	local d=$OUT/runs/$1 tick=$2 creal cup last s0 end
+	read -r creal cup < <(rh_tagged "$d/console-cut.log" clock)
+	last=$(rh_tagged "$d/console-cut.log" tick | tail -n 1)
+	s0=$(rh_tagged "$d/console-cut.log" bonnie_start)
+	end=$(jq -r '.start_unix + (.timeline[-1].t // 0)' "$d/report.json" 2>/dev/null)
+	rh_tagged "$d/console-cut.log" tick | awk -v r="$creal" -v u="$cup" \
+		-v t="$last" -v k="$tick" -v e="$end" -v s="$s0" '
+		NR > 1 && $1 - p > g { g = $1 - p }
+		{ p = $1 }
+		END {
+			if (r == "" || t == "" || s == "") { print "none none none"; exit }
+			# nothing read back: the whole run since bonnie++ started
+			lost = (e == "" || e == "null") ? t + k - s : t + k + r - u - e
+			printf "%.1f %.0f %.1f\n", lost, t - s, g
+		}'
+}
+
 # jq over one run's report, or its measures
 rh_rj() { jq -r "$2" "$OUT/runs/$1/report.json" 2>/dev/null; }
 rh_mj() { jq -r "$2" "$OUT/runs/$1/metrics.json" 2>/dev/null; }

@@ -90,17 +90,7 @@ wait
 cut_s=$(awk -v e="$(rh_mj s5-1 '.elapsed_s // 40')" -v r="$RANDOM" -v lo="$CUT_LO" -v hi="$CUT_HI" \
 	'BEGIN { printf "%.0f", e * (lo + (hi - lo) * r / 32767) }')
 log "a power cut after ${cut_s} s of bonnie++ at scale 5, then a reboot; Debian 6.17 beside them"
-(
-	mkdir -p "$OUT/runs/cut"
-	rh_disk "$OUT/runs/cut/disk.img" || exit 1
-	rh_boot "$OUT/runs/cut" "$bzimage" "$OUT/initrd.cpio.gz" \
-		"$RH_APPEND pcptest.rmode=cut pcp_batch_scale_max=5" 0 on "$cut_s"
-	mv "$OUT/runs/cut/console.log" "$OUT/runs/cut/console-cut.log"
-	rh_boot "$OUT/runs/cut" "$bzimage" "$OUT/initrd.cpio.gz" \
-		"$RH_APPEND pcptest.rmode=readback" 0 on
-	rh_fetch_rec "$OUT/runs/cut/disk.img" "$OUT/cut.data"
-	rm -f "$OUT/runs/cut/disk.img"
-) &
+rh_cut cut "$bzimage" "$OUT/initrd.cpio.gz" "pcp_batch_scale_max=5" "$cut_s" &
 if [ -z "$k617_skip" ]; then
 	rh_run k617-1 "$k617" "$OUT/initrd-k617.cpio.gz" "$A" 0 on &
 fi
