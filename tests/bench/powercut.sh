@@ -26,10 +26,7 @@ die() { echo "bench powercut: $1" >&2; exit "${2:-1}"; }
 log() { echo "bench powercut: $*" >&2; }
 . "$root/tests/rehearsal/lib.sh"
 
-if [ "${1:-}" = -n ]; then
-	[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "bad count '${2:-}'" 2
-	N=$2
-fi
+rh_bench_n "$@"
 [ -x "$BIN/pcptop" ] || die "missing $BIN/pcptop: make vm-builds" 2
 mkdir -p "$OUT/runs"
 rh_setup

@@ -180,44 +180,48 @@ rh_metrics() {
 	}'
 }
 
-# rh_run NAME KERNEL INITRD APPEND SD SLEEP: one run of reference 000 in
-# $OUT/runs/NAME, its recording copied to $OUT/NAME.data, its measures to
-# runs/NAME/metrics.json and pcptop's report to runs/NAME/report.json;
-# the disk image is removed (2 GiB and more once bonnie++ has run)
-rh_run() {
-	local name=$1 dir=$OUT/runs/$1
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	rh_disk "$dir/disk.img" || { log "$name: mkfs.ext4 failed"; return 1; }
-	rh_boot "$dir" "$2" "$3" "$4" "$5" "$6"
-	rh_metrics "$dir/console.log" >"$dir/metrics.json"
-	rm -f "$OUT/$name.data"
-	if rh_fetch_rec "$dir/disk.img" "$OUT/$name.data"; then
-		"$root/build/pcptop" report --json "$OUT/$name.data" \
+# a fresh $OUT/runs/NAME with a fresh disk; 1 after saying why not
+rh_fresh() {
+	rm -rf "$OUT/runs/$1"
+	mkdir -p "$OUT/runs/$1"
+	rh_disk "$OUT/runs/$1/disk.img" || { log "$1: mkfs.ext4 failed"; return 1; }
+}
+
+# the recording off runs/NAME's disk to $OUT/NAME.data, its report to
+# runs/NAME/report.json; the disk image removed (2 GiB and more once
+# bonnie++ has run)
+rh_collect() {
+	local dir=$OUT/runs/$1
+	rm -f "$OUT/$1.data"
+	if rh_fetch_rec "$dir/disk.img" "$OUT/$1.data"; then
+		"$root/build/pcptop" report --json "$OUT/$1.data" \
 			>"$dir/report.json" 2>"$dir/report.err"
 	fi
 	[ -n "${REHEARSAL_KEEP_DISKS:-}" ] || rm -f "$dir/disk.img"
 }
 
+# rh_run NAME KERNEL INITRD APPEND SD SLEEP: one run of reference 000 in
+# $OUT/runs/NAME, its recording copied to $OUT/NAME.data, its measures to
+# runs/NAME/metrics.json and pcptop's report to runs/NAME/report.json
+rh_run() {
+	local dir=$OUT/runs/$1
+	rh_fresh "$1" || return 1
+	rh_boot "$dir" "$2" "$3" "$4" "$5" "$6"
+	rh_metrics "$dir/console.log" >"$dir/metrics.json"
+	rh_collect "$1"
+}
+
 # rh_cut NAME KERNEL INITRD APPEND CUT_S: the power cut in $OUT/runs/NAME:
 # bonnie++ recorded to the disk, qemu killed -9 after CUT_S guest seconds
 # of it (console-cut.log), then a boot on the same disk that reads the
-# recording back (console.log); the file off the image to $OUT/NAME.data,
-# its report to runs/NAME/report.json
+# recording back (console.log); the file and its report as rh_run's
 rh_cut() {
-	local name=$1 dir=$OUT/runs/$1
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	rh_disk "$dir/disk.img" || { log "$name: mkfs.ext4 failed"; return 1; }
+	local dir=$OUT/runs/$1
+	rh_fresh "$1" || return 1
 	rh_boot "$dir" "$2" "$3" "$RH_APPEND pcptest.rmode=cut $4" 0 on "$5"
 	mv "$dir/console.log" "$dir/console-cut.log"
 	rh_boot "$dir" "$2" "$3" "$RH_APPEND pcptest.rmode=readback" 0 on
-	rm -f "$OUT/$name.data"
-	if rh_fetch_rec "$dir/disk.img" "$OUT/$name.data"; then
-		"$root/build/pcptop" report --json "$OUT/$name.data" \
-			>"$dir/report.json" 2>"$dir/report.err"
-	fi
-	[ -n "${REHEARSAL_KEEP_DISKS:-}" ] || rm -f "$dir/disk.img"
+	rh_collect "$1"
 }
 
 # How far before the cut the recording of rh_cut NAME ends, in guest
@@ -271,4 +275,13 @@ rh_setup() {
 	   ! rh_initrd "$OUT/initrd-k617.cpio.gz" "$OUT/mods-k617.cpio.gz"; then
 		k617_skip="no virtio_blk and ext4 modules in $kdir"
 	fi
+}
+
+# -n N of the bench scripts: sets N, and RH_SHIFT to the words it took
+rh_bench_n() {
+	RH_SHIFT=0
+	[ "${1:-}" = -n ] || return 0
+	[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "bad count '${2:-}'" 2
+	N=$2
+	RH_SHIFT=2
 }
