@@ -76,10 +76,12 @@ struct top_opts {
 
 #define DEFAULT_RECORDING "pcptop.data"
 /*
- * record --sync: fsync the recording at most this often. Measured in
- * make rehearsal (docs/BOARD.md): on bonnie++'s 2 GiB run on ext4 an
- * fsync every 5 s cost under 0.5 % of the guest's CPU work, and a power
- * cut lost at most the last 5 s plus an interval.
+ * record --sync: fsync the recording at most this often. 5 s is ext4's
+ * own journal commit interval, so the fsyncs add few commits of their
+ * own. Measured in make rehearsal and make bench (docs/BOARD.md): on
+ * bonnie++'s 2 GiB run on ext4 they cost about 0.005 % of the guest's
+ * CPU work (the rehearsal fails above 0.5 %), and a power cut lost
+ * 1.4-6.5 s of recording.
  */
 #define RECORD_SYNC_DEFAULT_S 5.0
 
