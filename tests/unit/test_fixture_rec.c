@@ -131,8 +131,9 @@ static void test_010_diff_with_itself(void)
 		      (r->m[i].a != r->m[i].a && r->m[i].b != r->m[i].b));
 	CHECK_EQ_INT(r->nr_moved, 0);
 	diff_json(capture_open(&j), r);
-	CHECK(strstr(capture_text(&j),
-		     "\"bulk_free.pages\":{\"a\":14697,\"b\":14697,\"delta\":0,\"change_pct\":0"));
+	CHECK(strstr(
+		capture_text(&j),
+		"\"bulk_free.pages\":{\"a\":14697,\"b\":14697,\"delta\":0,\"change_pct\":0"));
 	CHECK(strstr(capture_text(&j), "nothing moved"));
 	capture_free(&j);
 	free(r);
