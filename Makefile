@@ -343,6 +343,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 1)
 test: deps-all
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) WERROR=1 all $(OUTPUT)/unit_tests
 	$(Q)scripts/check-deps.sh --objects $(OBJDIR)
+	$(Q)$(MAKE) --no-print-directory format-check
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) WERROR=1 vm-builds
 	$(Q)$(MAKE) --no-print-directory deb
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_HARNESSES))

@@ -15,6 +15,7 @@ host_pkgs=(make gcc clang llvm bpftool libbpf-dev:$native libelf-dev:$native
 	zlib1g-dev:$native libncurses-dev:$native pkg-config linux-perf jq tmux
 	qemu-system-x86 qemu-system-arm busybox-static cpio zstd xz-utils
 	bonnie++ chromium flex bison bc libssl-dev dwarves patch man-db file curl
+	clang-format
 	python3-jsonschema
 	ncurses-base)
 cross_pkgs=(gcc-aarch64-linux-gnu libbpf-dev:arm64 libelf-dev:arm64
