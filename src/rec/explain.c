@@ -6,11 +6,16 @@
 #include "explain.h"
 #include "units.h"
 
-#define NAME_LEN 192
+#define NAME_LEN EXPLAIN_NAME_LEN
 #define VALUE_LEN 48
 #define NS_PER_US 1e3
 #define NS_PER_MS 1e6
 #define NS_PER_S 1e9
+#define COMMAND_PREFIX "command."
+/* below this a change shows two decimals: "+0.01 %", not "+0.0 %" */
+#define PCT_FINE 0.1
+/* from here a value shows no decimals: "3068526 pages" */
+#define WHOLE_FROM 1000
 
 /* what a metric's last part says, before its figure's name */
 static const struct {
@@ -29,6 +34,7 @@ static const struct {
 	{ "per_s", "the rate of " },
 	{ "pages", "the pages of " },
 	{ "calls", "the calls of " },
+	{ "chunks", "" },
 };
 
 /* names of what is not a figtab row */
@@ -65,6 +71,7 @@ void explain_name(const struct cmp_metric *c, char *buf, size_t len)
 	const char *key = c->m.key, *last = strrchr(key, '.');
 	char fig[NAME_LEN], stem[NAME_LEN];
 	const struct fig_desc *d;
+	bool named;
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -81,7 +88,13 @@ void explain_name(const struct cmp_metric *c, char *buf, size_t len)
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(names[i].key, stem))
 			break;
-	if (i < sizeof(names) / sizeof(names[0]))
+	/* "alloc_ns.refill.calls": the calls are the allocations named */
+	named = i < sizeof(names) / sizeof(names[0]);
+	if (named && last && !strcmp(last + 1, "calls")) {
+		snprintf(buf, len, "%s", names[i].name);
+		return;
+	}
+	if (named)
 		snprintf(fig, sizeof(fig), "%s", names[i].name);
 	else if (d)
 		short_title(fig, sizeof(fig), d->title);
@@ -112,7 +125,7 @@ void explain_value(char *buf, size_t len, double v, const char *unit,
 		snprintf(buf, len, "%s%.1f us", le, v / NS_PER_US);
 	else if (!strcmp(unit, "s"))
 		snprintf(buf, len, "%s%.2f s", le, v);
-	else if (v == (double)(long long)v)
+	else if (v == (double)(long long)v || a >= WHOLE_FROM)
 		snprintf(buf, len, "%s%.0f%s%s", le, v, unit[0] ? " " : "",
 			 unit);
 	else
@@ -120,15 +133,38 @@ void explain_value(char *buf, size_t len, double v, const char *unit,
 			 unit);
 }
 
-/* whether moved metric rank[i] is its figure's first in the ranking */
-static bool leads_its_figure(const struct cmp_result *r, int i)
+/*
+ * The figure a metric speaks for, one sentence each: its figtab row, but
+ * each of the command's times on its own (system time and CPU time are
+ * different answers to "did the run cost more")
+ */
+static void figure_of(const char *key, char *fig, size_t len)
+{
+	if (!strncmp(key, COMMAND_PREFIX, strlen(COMMAND_PREFIX)))
+		snprintf(fig, len, "%s", key);
+	else
+		metric_figure(key, fig, len);
+}
+
+/*
+ * whether moved metric rank[i] is the first in the ranking of its figure
+ * and kind of cost
+ */
+bool explain_leads(const struct cmp_result *r, int i)
 {
 	char fig[NAME_LEN], other[NAME_LEN];
 	int j;
 
-	metric_figure(r->m[r->rank[i]].m.key, fig, sizeof(fig));
+	const char *key = r->m[r->rank[i]].m.key;
+	/* a rate repeats its figure's total, whatever the total's cost */
+	bool rate = strstr(key, "per_s") != NULL;
+
+	figure_of(key, fig, sizeof(fig));
 	for (j = 0; j < i; j++) {
-		metric_figure(r->m[r->rank[j]].m.key, other, sizeof(other));
+		/* a figure's pages and its calls are two answers */
+		if (!rate && r->m[r->rank[j]].m.cost != r->m[r->rank[i]].m.cost)
+			continue;
+		figure_of(r->m[r->rank[j]].m.key, other, sizeof(other));
 		if (!strcmp(fig, other))
 			return false;
 	}
@@ -140,7 +176,7 @@ int explain_leading(const struct cmp_result *r, int *idx, int max)
 	int i, n = 0;
 
 	for (i = 0; i < r->nr_moved && n < max; i++)
-		if (leads_its_figure(r, i))
+		if (explain_leads(r, i))
 			idx[n++] = r->rank[i];
 	return n;
 }
@@ -168,6 +204,23 @@ static const char *spread_from(const struct cmp_result *r)
 		       "from the intervals of the one run a side";
 }
 
+/* a change in percent, or what stands for one: "+0.02 %", "new in B" */
+static void pct_words(char *buf, size_t len, const struct cmp_metric *c,
+		      const char *sep)
+{
+	double p = c->change_pct;
+
+	if (isnan(p))
+		return;
+	if (isinf(p))
+		add(buf, len, "%snew in B", sep);
+	else if (c->b == 0 && c->a)
+		add(buf, len, "%sgone in B", sep);
+	else
+		add(buf, len, fabs(p) < PCT_FINE ? "%s%+.2f %%" : "%s%+.1f %%",
+		    sep, p);
+}
+
 /* "pages moved through zone->lock went from 8 012 to 12 873 (...)" */
 static void sentence(char *buf, size_t len, const struct cmp_metric *c)
 {
@@ -181,8 +234,7 @@ static void sentence(char *buf, size_t len, const struct cmp_metric *c)
 	explain_value(s, sizeof(s), c->spread, c->m.unit, false);
 	add(buf, len, "%s went from %s to %s (%s%s", name, a, b,
 	    c->b > c->a ? "+" : "", d);
-	if (!isnan(c->change_pct) && !isinf(c->change_pct))
-		add(buf, len, ", %+.1f %%", c->change_pct);
+	pct_words(buf, len, c, ", ");
 	add(buf, len, "; spread %s)", s);
 }
 
@@ -194,8 +246,7 @@ static void also_moved(char *buf, size_t len, const struct cmp_metric *c,
 
 	explain_name(c, name, sizeof(name));
 	add(buf, len, "%s%s", first ? " Also moved: " : "; ", name);
-	if (!isnan(c->change_pct) && !isinf(c->change_pct))
-		add(buf, len, " %+.1f %%", c->change_pct);
+	pct_words(buf, len, c, " ");
 }
 
 /* a moved cost's direction: 1 when B paid more, -1 less, 0 not a cost */
@@ -246,13 +297,29 @@ static void tradeoff(char *buf, size_t len, const struct cmp_result *r,
 	}
 }
 
+/* whether a leading figure gets a sentence: the first few of each cost */
+static void pick_sentences(const struct cmp_result *r, const int *all, int figs,
+			   bool *full)
+{
+	int i, nr[COST_EVENTS + 1] = { 0 };
+
+	for (i = 0; i < figs; i++) {
+		enum metric_cost c = r->m[all[i]].m.cost;
+
+		full[i] = c <= COST_EVENTS && nr[c]++ < EXPLAIN_PER_COST;
+	}
+}
+
 void explain_paragraph(const struct cmp_result *r, char *buf, size_t len)
 {
-	int all[REC_MAX_METRICS], n, i, figs, unknown = 0;
+	int all[REC_MAX_METRICS], n = 0, i, k, figs, unknown = 0;
+	bool full[REC_MAX_METRICS];
 
 	buf[0] = '\0';
 	figs = explain_leading(r, all, REC_MAX_METRICS);
-	n = figs < EXPLAIN_MAX_FIGURES ? figs : EXPLAIN_MAX_FIGURES;
+	pick_sentences(r, all, figs, full);
+	for (i = 0; i < figs; i++)
+		n += full[i];
 	for (i = 0; i < r->n; i++)
 		unknown += r->m[i].from == SPREAD_UNKNOWN &&
 			   !isnan(r->m[i].a) && !isnan(r->m[i].b) &&
@@ -260,7 +327,7 @@ void explain_paragraph(const struct cmp_result *r, char *buf, size_t len)
 			   r->m[i].m.cost != COST_NONE;
 	add(buf, len, "Over %d run%s of A and %d of B (spread: %s), ", r->a.n,
 	    r->a.n == 1 ? "" : "s", r->b.n, spread_from(r));
-	if (!n) {
+	if (!figs) {
 		add(buf, len, "nothing moved beyond %.0f times its spread.",
 		    CMP_SPREADS);
 	} else {
@@ -268,16 +335,20 @@ void explain_paragraph(const struct cmp_result *r, char *buf, size_t len)
 		    figs, figs == 1 ? "" : "s", CMP_SPREADS,
 		    figs == 1 ? "its" : "their");
 		add(buf, len, n > 1 ? ", costliest first: " : ": ");
-		for (i = 0; i < n; i++) {
-			if (i)
+		for (i = 0, k = 0; i < figs; i++) {
+			if (!full[i])
+				continue;
+			if (k++)
 				add(buf, len, "; ");
 			sentence(buf, len, &r->m[all[i]]);
 		}
-		add(buf, len, ".");
-		/* every moved figure is named, past the first n briefly */
-		for (i = n; i < figs; i++)
-			also_moved(buf, len, &r->m[all[i]], i == n);
-		if (figs > n)
+		if (n)
+			add(buf, len, ".");
+		/* every moved figure is named: the others briefly */
+		for (i = 0, k = 0; i < figs; i++)
+			if (!full[i])
+				also_moved(buf, len, &r->m[all[i]], !k++);
+		if (k)
 			add(buf, len, ".");
 		tradeoff(buf, len, r, all, figs);
 	}

@@ -12,9 +12,11 @@
 #include <stddef.h>
 #include "compare.h"
 
-/* the figures the paragraph gives a sentence, one metric each; it names
- * the others briefly */
-#define EXPLAIN_MAX_FIGURES 8
+/* the figures of each kind of cost the paragraph gives a sentence (the
+ * others are named briefly) */
+#define EXPLAIN_PER_COST 3
+/* a metric's name in words: its figure's title and its part */
+#define EXPLAIN_NAME_LEN 192
 /* room for every figure named twice (its change, then the trade-off) */
 #define EXPLAIN_LEN 16384
 
@@ -23,6 +25,8 @@
  * at most max; returns how many, their r->m indexes in idx
  */
 int explain_leading(const struct cmp_result *r, int *idx, int max);
+/* whether moved metric r->rank[i] is one the paragraph names */
+bool explain_leads(const struct cmp_result *r, int i);
 /* "zone->lock acquisitions", "interrupts off for zone->lock ..., in all" */
 void explain_name(const struct cmp_metric *c, char *buf, size_t len);
 /* a value in its unit, readable: "1.05 ms", "<= 32.8 us", "2 016 pages" */

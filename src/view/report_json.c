@@ -252,7 +252,7 @@ static void j_compared(struct json_writer *w, const struct cmp_metric *c)
 /* the paragraph, the runs, and every moved metric, what it cost first */
 static void j_summary(struct json_writer *w, const struct cmp_result *r)
 {
-	char words[EXPLAIN_LEN];
+	char words[EXPLAIN_LEN], name[EXPLAIN_NAME_LEN];
 	int i;
 
 	explain_paragraph(r, words, sizeof(words));
@@ -269,8 +269,12 @@ static void j_summary(struct json_writer *w, const struct cmp_result *r)
 	json_obj_end(w);
 	json_arr_begin(w, "summary");
 	for (i = 0; i < r->nr_moved; i++) {
+		explain_name(&r->m[r->rank[i]], name, sizeof(name));
 		json_obj_begin(w, NULL);
 		json_str(w, "figure", r->m[r->rank[i]].m.key);
+		json_str(w, "name", name);
+		/* the paragraph names one metric a figure and kind of cost */
+		json_bool(w, "named", explain_leads(r, i));
 		j_compared(w, &r->m[r->rank[i]]);
 		json_obj_end(w);
 	}

@@ -179,6 +179,11 @@ t_check "every summary entry moved beyond twice its spread" -- \
 	jq -e '.summary | length > 0 and all(.moved and (.delta | fabs) > 2 * .spread)' diff.json
 t_check "every figure beyond twice its spread is in the summary" -- \
 	jq -e '([.delta[] | select(.spread != null and (.delta | fabs) > 2 * .spread)] | length) == (.summary | length)' diff.json
+t_check "the paragraph names every figure the summary marks named" -- \
+	jq -e '.paragraph as $p | [.summary[] | select(.named) | .name | . as $n | $p | contains($n)] | all' diff.json
+t_eq "the paragraph's count of moved figures is the summary's named ones" \
+	"$(jq -r '.paragraph | capture("(?<n>[0-9]+) figures? moved").n' diff.json)" \
+	"$(jq '[.summary[] | select(.named)] | length' diff.json)"
 t_check "the text diff opens with the paragraph over one run a side" -- \
 	grep -q '^  Over 1 run of A and 1 of B' diff.txt
 t_check "diff.html opens with the summary" -- grep -q 'id="summary"' diff.html

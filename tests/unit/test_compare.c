@@ -190,7 +190,7 @@ static void test_every_moved_figure_named(void)
 	build(&x);
 	n = explain_leading(&x.r, all, REC_MAX_METRICS);
 	/* more than get a sentence: the rest are named too */
-	CHECK(n > EXPLAIN_MAX_FIGURES);
+	CHECK(n > 3 * EXPLAIN_PER_COST);
 	explain_paragraph(&x.r, words, sizeof(words));
 	CHECK(strstr(words, "Also moved: "));
 	for (i = 0; i < n; i++) {
