@@ -251,7 +251,7 @@ $(FUZZ_DIR)/obj/%.o: src/%.c
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_OBJS)
 	$(call msg,FUZZER,$@)
 	$(Q)$(CLANG) -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer $(FUZZ_SAN) $(INC_live) -Isrc \
-		$< $(FUZZ_OBJS) -lz -lm -o $@
+		-MMD -MP -MF $@.d $< $(FUZZ_OBJS) -lz -lm -o $@
 
 fuzz: $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_HARNESSES))
 	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
@@ -379,4 +379,7 @@ clean:
 	$(call msg,CLEAN,build)
 	$(Q)rm -rf build
 
--include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+# the harnesses too: a header they include that goes must rebuild them
+# here, not first in CI's clean checkout
+-include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) \
+	$(addsuffix .d,$(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_HARNESSES)))

@@ -7,8 +7,8 @@
  */
 #include "fuzz_common.h"
 #include "kallsyms.h"
-#include "pcpmem.h"
 #include "procfs.h"
+#include "sampler.h"
 
 enum { P_ZONEINFO, P_PAGETYPEINFO, P_CONFIG, P_CMDLINE, P_KALLSYMS, NR_P };
 
@@ -20,7 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned long long addrs[3];
 	const char *path;
 	struct zoneinfo zi;
-	struct pcpmem pm;
+	int64_t zv[SAMPLE_ZONES];
+	bool zhave[SAMPLE_ZONES];
 	char val[256];
 	int a, b;
 
@@ -32,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	switch (data[0] % NR_P) {
 	case P_ZONEINFO:
 		if (!zoneinfo_parse(path, &zi)) {
-			pcpmem_from_zoneinfo(&zi, &pm);
+			sample_zone_values(&zi, "pcp.count", zv, zhave);
+			sample_zone_values(&zi, "pages_free", zv, zhave);
 			zoneinfo_find(&zi, 0, "Normal");
 			zoneinfo_free(&zi);
 		}
