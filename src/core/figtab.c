@@ -690,8 +690,8 @@ static const struct fig_desc builtin_figs[] = {
 			    "KiB" },
 		.live = LIVE_PANE,
 		.chart = PAGING_CHART,
-		.prom_total = "pcptop_pgpgin_kibibytes_total",
-		.prom_total_help = "KiB paged in from block devices.",
+		.prom_total = "pcptop_pgpgin_bytes_total",
+		.prom_total_help = "Bytes paged in from block devices.",
 	},
 	{
 		.key = "pgpgout",
@@ -702,8 +702,8 @@ static const struct fig_desc builtin_figs[] = {
 			    "KiB" },
 		.live = LIVE_PANE,
 		.chart = PAGING_CHART,
-		.prom_total = "pcptop_pgpgout_kibibytes_total",
-		.prom_total_help = "KiB paged out to block devices.",
+		.prom_total = "pcptop_pgpgout_bytes_total",
+		.prom_total_help = "Bytes paged out to block devices.",
 	},
 };
 

@@ -147,6 +147,18 @@ static unsigned long long hist_sum(int h, const struct figures *t)
 }
 
 /*
+ * Base units again (promtool rejects "kibibytes"): a figure
+ * /proc gives in KiB (pgpgin, pgpgout) goes out in bytes
+ */
+static long long sampled_base_unit(const struct fig_desc *d,
+				   const struct sample_cell *c)
+{
+	long long v = sample_value(d, c);
+
+	return d->sample.unit && !strcmp(d->sample.unit, "KiB") ? v * 1024 : v;
+}
+
+/*
  * One sample of a per-zone figure: zone z (o < 0), or its order o; a
  * per-order figure gives its orders only (a zone's is their sum)
  */
@@ -168,7 +180,7 @@ static void zone_sample(FILE *f, const struct fig_desc *d,
 	if (o >= 0)
 		fprintf(f, "\",order=\"%d", o);
 	fprintf(f, counter ? "\",estimated=\"false\"} %lld\n" : "\"} %lld\n",
-		(long long)sample_value(d, c));
+		sampled_base_unit(d, c));
 }
 
 /*
@@ -195,7 +207,7 @@ static void write_sampled(FILE *f, const struct fig_desc *d,
 		fprintf(f,
 			counter ? "%s{estimated=\"false\"} %lld\n" :
 				  "%s %lld\n",
-			name, (long long)sample_value(d, c));
+			name, sampled_base_unit(d, c));
 		return;
 	}
 	for (z = 0; z < SAMPLE_ZONES; z++)

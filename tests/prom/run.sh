@@ -44,6 +44,7 @@ PT=$(fetch prometheus /usr/bin/promtool) ||
 	{ echo "prom: apt-get download prometheus failed" >&2; exit 2; }
 
 mkdir -p "$TMP/textfile"
+pgpgout0=$(awk '$1 == "pgpgout" { print $2 }' /proc/vmstat)
 "$CHURN" -m 128 -s 20 >/dev/null 2>&1 &
 pids+=($!)
 "$P" stat -i 1 --prom "$TMP/textfile/pcptop.prom" >/dev/null 2>"$TMP/stat.err" &
@@ -71,6 +72,12 @@ t_check "pcp list pages per zone" -- grep -qE '^pcptop_pcp_pages\{zone="Normal"\
 t_check "refills by migratetype, CMA on its own" -- \
 	grep -qE '^pcptop_refill_migratetype_pages_total\{migratetype="CMA"\} [0-9]+$' "$TMP/scrape"
 t_check "histograms as Prometheus histograms" -- grep -qE '^pcptop_[a-z_]+_bucket\{le="\+Inf"\} [0-9]+$' "$TMP/scrape"
+# /proc/vmstat's KiB go out as bytes: within the run's growth, times 1024
+# (the file's own digits: a scrape rewrites them as floats)
+got=$(sed -n 's/^pcptop_pgpgout_bytes_total{estimated="false"} //p' "$TMP/textfile/pcptop.prom")
+pgpgout1=$(awk '$1 == "pgpgout" { print $2 }' /proc/vmstat)
+t_check "pcptop_pgpgout_bytes_total ($got) is 1024 times KiB, within the run's $((pgpgout1 - pgpgout0)) KiB" -- \
+	test -n "$got" -a $((${got:-1} % 1024)) -eq 0 -a "${got:-1}" -le $(((pgpgout1 - pgpgout0) * 1024))
 "$PT" check metrics <"$TMP/textfile/pcptop.prom" >"$TMP/promtool.out" 2>&1
 t_eq "promtool check metrics passes on the file" "$?" 0
 [ -s "$TMP/promtool.out" ] && sed 's/^/  promtool: /' "$TMP/promtool.out" | head -n 5
