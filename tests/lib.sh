@@ -96,3 +96,19 @@ t_summary() {
 	printf '%d passed, %d failed\n' "$T_PASSED" "$T_FAILED"
 	[ "$T_FAILED" -eq 0 ]
 }
+
+# MiB of a churn whose frees cannot all stay on the pcp lists, so that
+# some go through free_pcppages_bulk whatever the lists held before: more
+# than every pageset may hold (high_max, or high before 6.7; here a CPU's
+# Normal list may hold 249856 pages), at most half of what is available
+# (the frees must come from the churn, not from reclaim)
+t_churn_past_high_mib() {
+	local mib avail
+	mib=$(awk -v page="$(getconf PAGESIZE)" '
+		$1 == "cpu:" { t += h; h = 0 }
+		($1 == "high:" || $1 == "high_max:") && $2 > h { h = $2 }
+		END { printf "%d\n", (t + h) * page / 1048576 + 64 }' /proc/zoneinfo)
+	avail=$(awk '$1 == "MemAvailable:" { print int($2 / 2048) }' /proc/meminfo)
+	[ "$mib" -gt "$avail" ] && mib=$avail
+	echo "$mib"
+}

@@ -30,19 +30,9 @@ if [ ! -d /sys/kernel/tracing/events ]; then
 	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 fi
 
-# A churn whose frees cannot all stay on the pcp lists, so that some go
-# through free_pcppages_bulk whatever the lists held before: more than
-# every pageset may hold (high_max, or high before 6.7). Here a CPU's
-# Normal list may hold 69632 pages: a 64 MiB churn (16384) once fitted
-# and stat counted no bulk free.
-CHURN_MIB=$(awk -v page="$(getconf PAGESIZE)" '
-	$1 == "cpu:" { t += h; h = 0 }
-	($1 == "high:" || $1 == "high_max:") && $2 > h { h = $2 }
-	END { printf "%d\n", (t + h) * page / 1048576 + 64 }' /proc/zoneinfo)
-# at most half of what is available: the frees must come from churn, not
-# from reclaim
-avail_mib=$(awk '$1 == "MemAvailable:" { print int($2 / 2048) }' /proc/meminfo)
-[ "$CHURN_MIB" -gt "$avail_mib" ] && CHURN_MIB=$avail_mib
+# a churn past every pageset's high (a 64 MiB one once fitted in the
+# lists and stat counted no bulk free)
+CHURN_MIB=$(t_churn_past_high_mib)
 
 # churn_while PID: churn until PID ends, so that its interval sees whole
 # churns however long it takes to attach (a loaded CI host took over
