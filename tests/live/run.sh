@@ -143,8 +143,12 @@ wait_lines "$TMP/stat.all" 1
 # interval 2 has 8 s to go: 3 s of it in the outer window, room for
 # perf to start on a loaded host
 sleep 5
+# perf stat enables its counters only after it has started the command:
+# the command waits a second before it says the window is open (once, at
+# a load of 11, a 63-page bulk free fell between the two and the outer
+# count came out below pcptop's)
 perf stat -a -x, "${perf_events[@]}" -o "$TMP/outer.csv" -- sh -c \
-	"touch $TMP/outer.ready; while [ \$(wc -l <$TMP/stat.all) -lt 3 ]; do sleep 0.02; done" &
+	"sleep 1; touch $TMP/outer.ready; while [ \$(wc -l <$TMP/stat.all) -lt 3 ]; do sleep 0.02; done" &
 perf_pid=$!
 for i in $(seq 100); do [ -e "$TMP/outer.ready" ] && break; sleep 0.05; done
 t_cmp "perf's outer window opened before interval 3" "$(wc -l <"$TMP/stat.all")" -eq 1
