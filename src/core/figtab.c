@@ -137,15 +137,8 @@ const struct hist_desc hist_table[NR_PCPTOP_HISTS] = {
 	},
 };
 
-#define PCP_CHART "Memory parked in pcp lists"
-#define WATERMARK_CHART "Free pages against the watermarks (all zones)"
-#define STALL_CHART "Allocations that stalled, per second"
-#define RECLAIM_CHART "Reclaim: pages scanned and reclaimed, per second"
-#define COMPACT_CHART "Direct compaction outcomes, per second"
-#define REFAULT_CHART "Refaults and major faults, per second"
-#define PAGING_CHART "Block I/O paged in and out, KiB/s"
-
-static const struct fig_desc builtin_figs[] = {
+/* the figures the BPF programs count, in the order every output lists them */
+static const struct fig_desc bpf_figs[] = {
 	{
 		.key = "bulk_free",
 		.title = "bulk frees (free_pcppages_bulk)",
@@ -408,310 +401,32 @@ static const struct fig_desc builtin_figs[] = {
 		.prom_pages = "pcptop_cross_check_drain_pages_total",
 		.prom_pages_help = "Pages kmem:mm_page_pcpu_drain saw beside the function probe (--cross-check).",
 	},
-	{
-		.key = "recursion_misses",
-		.title = "probe runs the kernel skipped: a program already running on that CPU, or a kprobe hit inside another",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_PROG, "recursion_misses", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "runs" },
-		.live = LIVE_HEADER,
-		.prom_total = "pcptop_recursion_misses_total",
-		.prom_total_help = "BPF program runs the kernel skipped because one was already running on that CPU.",
-	},
-	{
-		.key = "pcp_pages",
-		.title = "pages parked in the zone's pcp lists, all CPUs, at the interval's end",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_ZONEINFO, "pcp.count", SAMPLE_GAUGE, SCOPE_ZONE,
-			    "pages" },
-		.flags = FIG_TL_VALUE,
-		.live = LIVE_PANE,
-		.chart = PCP_CHART,
-		.prom_gauge = "pcptop_pcp_pages",
-		.prom_gauge_help = "Pages in the zone's pcp lists, all CPUs, at the last interval's end.",
-	},
-	{
-		.key = "zone_free",
-		.title = "the zone's free pages (the pcp lists' pages are not among them: the watermark checks count them as allocated)",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_ZONEINFO, "pages_free", SAMPLE_GAUGE, SCOPE_ZONE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.chart = WATERMARK_CHART,
-		.prom_gauge = "pcptop_zone_free_pages",
-		.prom_gauge_help = "The zone's free pages at the last interval's end.",
-	},
-	{
-		.key = "zone_min",
-		.title = "the zone's min watermark: below it only atomic and reclaiming allocations go on",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_ZONEINFO, "min", SAMPLE_GAUGE, SCOPE_ZONE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.chart = WATERMARK_CHART,
-		.prom_gauge = "pcptop_zone_min_pages",
-		.prom_gauge_help = "The zone's min watermark, pages.",
-	},
-	{
-		.key = "zone_low",
-		.title = "the zone's low watermark: below it kswapd is woken",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_ZONEINFO, "low", SAMPLE_GAUGE, SCOPE_ZONE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.chart = WATERMARK_CHART,
-		.prom_gauge = "pcptop_zone_low_pages",
-		.prom_gauge_help = "The zone's low watermark, pages.",
-	},
-	{
-		.key = "zone_high",
-		.title = "the zone's high watermark: kswapd reclaims until free pages are above it",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_ZONEINFO, "high", SAMPLE_GAUGE, SCOPE_ZONE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.chart = WATERMARK_CHART,
-		.prom_gauge = "pcptop_zone_high_pages",
-		.prom_gauge_help = "The zone's high watermark, pages.",
-	},
-	{
-		.key = "pcp_high",
-		.title = "the pcp lists' high, summed over the zone's CPUs",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_ZONEINFO, "pcp.high", SAMPLE_GAUGE, SCOPE_ZONE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.chart = PCP_CHART,
-		.prom_gauge = "pcptop_pcp_high_pages",
-		.prom_gauge_help = "The pcp lists' high, summed over the zone's CPUs.",
-	},
-	{
-		/* struct per_cpu_pages has it from 6.7; zoneinfo prints it from 6.13 */
-		.key = "pcp_high_min",
-		.title = "the least the pcp lists' high is decayed to, summed over the zone's CPUs (zoneinfo 6.13+)",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_ZONEINFO, "pcp.high_min", SAMPLE_GAUGE, SCOPE_ZONE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.prom_gauge = "pcptop_pcp_high_min_pages",
-		.prom_gauge_help = "The pcp lists' high_min, summed over the zone's CPUs (6.13+).",
-	},
-	{
-		.key = "pcp_high_max",
-		.title = "the most the pcp lists' high is tuned up to, summed over the zone's CPUs (zoneinfo 6.13+)",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_ZONEINFO, "pcp.high_max", SAMPLE_GAUGE, SCOPE_ZONE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.prom_gauge = "pcptop_pcp_high_max_pages",
-		.prom_gauge_help = "The pcp lists' high_max, summed over the zone's CPUs (6.13+).",
-	},
-	{
-		.key = "zone_managed",
-		.title = "the zone's managed pages",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_ZONEINFO, "managed", SAMPLE_GAUGE, SCOPE_ZONE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.prom_gauge = "pcptop_zone_managed_pages",
-		.prom_gauge_help = "The zone's managed pages.",
-	},
-	{
-		.key = "buddy_free",
-		.title = "free blocks per zone and order in the buddy allocator (fragmentation)",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_BUDDYINFO, "free", SAMPLE_GAUGE,
-			    SCOPE_ZONE_ORDER, "blocks" },
-		.live = LIVE_PANE,
-		.prom_gauge = "pcptop_buddy_free_blocks",
-		.prom_gauge_help = "Free blocks of the zone's order in the buddy allocator.",
-	},
-	{
-		.key = "allocstall",
-		.title = "allocations that entered direct reclaim (allocstall_*, every zone type)",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "allocstall_*", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "stalls" },
-		.live = LIVE_HEADER,
-		.chart = STALL_CHART,
-		.prom_total = "pcptop_allocstall_total",
-		.prom_total_help = "Allocations that entered direct reclaim.",
-	},
-	{
-		.key = "compact_stall",
-		.title = "allocations that entered direct compaction",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "compact_stall", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "stalls" },
-		.live = LIVE_HEADER,
-		.chart = STALL_CHART,
-		.prom_total = "pcptop_compact_stall_total",
-		.prom_total_help = "Allocations that entered direct compaction.",
-	},
-	{
-		.key = "pgscan_direct_throttle",
-		.title = "direct reclaimers throttled (pgscan_direct_throttle)",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "pgscan_direct_throttle", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "stalls" },
-		.live = LIVE_PANE,
-		.chart = STALL_CHART,
-		.prom_total = "pcptop_pgscan_direct_throttle_total",
-		.prom_total_help = "Direct reclaimers throttled.",
-	},
-	{
-		.key = "pgscan_kswapd",
-		.title = "pages kswapd scanned",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "pgscan_kswapd", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.chart = RECLAIM_CHART,
-		.prom_total = "pcptop_pgscan_kswapd_total",
-		.prom_total_help = "Pages kswapd scanned.",
-	},
-	{
-		.key = "pgscan_direct",
-		.title = "pages direct reclaim scanned",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "pgscan_direct", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.chart = RECLAIM_CHART,
-		.prom_total = "pcptop_pgscan_direct_total",
-		.prom_total_help = "Pages direct reclaim scanned.",
-	},
-	{
-		.key = "pgsteal_kswapd",
-		.title = "pages kswapd reclaimed",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "pgsteal_kswapd", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.chart = RECLAIM_CHART,
-		.prom_total = "pcptop_pgsteal_kswapd_total",
-		.prom_total_help = "Pages kswapd reclaimed.",
-	},
-	{
-		.key = "pgsteal_direct",
-		.title = "pages direct reclaim reclaimed",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "pgsteal_direct", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.chart = RECLAIM_CHART,
-		.prom_total = "pcptop_pgsteal_direct_total",
-		.prom_total_help = "Pages direct reclaim reclaimed.",
-	},
-	{
-		.key = "compact_fail",
-		.title = "direct compactions that failed",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "compact_fail", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "compactions" },
-		.live = LIVE_PANE,
-		.chart = COMPACT_CHART,
-		.prom_total = "pcptop_compact_fail_total",
-		.prom_total_help = "Direct compactions that failed.",
-	},
-	{
-		.key = "compact_success",
-		.title = "direct compactions that succeeded",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "compact_success", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "compactions" },
-		.live = LIVE_PANE,
-		.chart = COMPACT_CHART,
-		.prom_total = "pcptop_compact_success_total",
-		.prom_total_help = "Direct compactions that succeeded.",
-	},
-	{
-		.key = "workingset_refault_file",
-		.title = "file pages read back soon after reclaim evicted them",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "workingset_refault_file", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.chart = REFAULT_CHART,
-		.prom_total = "pcptop_workingset_refault_file_total",
-		.prom_total_help = "File pages refaulted after eviction.",
-	},
-	{
-		.key = "workingset_refault_anon",
-		.title = "anonymous pages read back soon after reclaim evicted them",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "workingset_refault_anon", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "pages" },
-		.live = LIVE_PANE,
-		.chart = REFAULT_CHART,
-		.prom_total = "pcptop_workingset_refault_anon_total",
-		.prom_total_help = "Anonymous pages refaulted after eviction.",
-	},
-	{
-		.key = "pgmajfault",
-		.title = "major page faults (a read from disk)",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "pgmajfault", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "faults" },
-		.live = LIVE_PANE,
-		.chart = REFAULT_CHART,
-		.prom_total = "pcptop_pgmajfault_total",
-		.prom_total_help = "Major page faults.",
-	},
-	{
-		.key = "pgpgin",
-		.title = "KiB read from block devices",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "pgpgin", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "KiB" },
-		.live = LIVE_PANE,
-		.chart = PAGING_CHART,
-		.prom_total = "pcptop_pgpgin_kibibytes_total",
-		.prom_total_help = "KiB paged in from block devices.",
-	},
-	{
-		.key = "pgpgout",
-		.title = "KiB written to block devices",
-		.type = FIG_SAMPLED,
-		FIG_NO_BPF,
-		.sample = { SRC_VMSTAT, "pgpgout", SAMPLE_COUNTER, SCOPE_MACHINE,
-			    "KiB" },
-		.live = LIVE_PANE,
-		.chart = PAGING_CHART,
-		.prom_total = "pcptop_pgpgout_kibibytes_total",
-		.prom_total_help = "KiB paged out to block devices.",
-	},
 };
 
+/*
+ * The built-in table: the BPF rows above, then the sampled ones
+ * (figtab_sampled.c), put together before main() runs so that every
+ * reader sees one array.
+ */
+static struct fig_desc builtin_figs[FIGTAB_MAX];
+static int nr_builtin;
+
 const struct fig_desc *fig_table = builtin_figs;
-int nr_figs = sizeof(builtin_figs) / sizeof(builtin_figs[0]);
+int nr_figs;
+
+static void __attribute__((constructor)) figtab_assemble(void)
+{
+	int n = sizeof(bpf_figs) / sizeof(bpf_figs[0]), i;
+
+	for (i = 0; i < n && nr_builtin < FIGTAB_MAX; i++)
+		builtin_figs[nr_builtin++] = bpf_figs[i];
+	for (i = 0; i < nr_sampled_figs && nr_builtin < FIGTAB_MAX; i++)
+		builtin_figs[nr_builtin++] = sampled_figs[i];
+	nr_figs = nr_builtin;
+}
 
 const struct fig_desc *figtab_builtin(int *n)
 {
-	*n = sizeof(builtin_figs) / sizeof(builtin_figs[0]);
+	*n = nr_builtin;
 	return builtin_figs;
 }

@@ -182,6 +182,10 @@ struct fig_desc {
 /* a per-order one's orders: NR_PAGE_ORDERS is 11 with 4k pages, 14 with 64k */
 #define SAMPLE_ORDERS 16
 
+/* the sampled rows of the built-in table (figtab_sampled.c) */
+extern const struct fig_desc sampled_figs[];
+extern const int nr_sampled_figs;
+
 extern const struct counter_desc counter_table[NR_PCPTOP_COUNTERS];
 extern const struct hist_desc hist_table[NR_PCPTOP_HISTS];
 /* the table in use: the built-in one, or a test's */
