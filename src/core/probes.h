@@ -19,10 +19,13 @@ enum probe_id {
 	PROBE_FREE_HIGH, /* the commit function's free_high flushes */
 	PROBE_ALLOC, /* the allocator's entry point: latency (--latency) */
 	PROBE_FREE, /* the pcp free entry point: latency (--latency) */
+	PROBE_RECLAIM, /* direct reclaim stalls: vmscan tracepoints only */
+	PROBE_COMPACT, /* direct compaction stalls: try_to_compact_pages */
 	/* support: tracepoints timing what runs inside the calls above */
 	PROBE_IRQ_TIME, /* irq_handler_entry/exit */
 	PROBE_SOFTIRQ_TIME, /* softirq_entry/exit */
 	PROBE_LOCK_WAIT, /* lock:contention_begin/end */
+	PROBE_BULK_ORDER, /* mm_page_pcpu_drain: each bulk-freed page's order */
 	NR_PROBES,
 };
 
@@ -73,8 +76,16 @@ struct probe_desc {
 	int tp_nargs; /* arguments the program reads */
 	const char *tp_cat; /* its category, "kmem" */
 	const char *tp_note; /* what its figures are then */
-	/* a support probe's second tracepoint */
+	/*
+	 * A second tracepoint, ending what tp began: a support probe's, and a
+	 * stall's (its tracepoints are a pair in every mode they run in)
+	 */
 	const char *tp_exit;
+	/*
+	 * A support probe rides beside this probe's function probe only
+	 * (BESIDE(id)); 0: beside any timed one
+	 */
+	int beside;
 	/*
 	 * The option that asks for its function probe (it runs on every
 	 * allocation or free), 0 for none; not asked for, the probe takes
@@ -97,7 +108,20 @@ struct probe_desc {
 	bool opt_in;
 };
 
+/* probe_desc.beside for a support probe that needs probe id's function */
+#define BESIDE(id) ((id) + 1)
+
 extern const struct probe_desc probe_table[NR_PROBES];
+
+/* a function whose frames on a drain's stack name its caller */
+struct drain_caller_sym {
+	const char *name;
+	int caller; /* enum pcptop_drain_caller */
+};
+
+/* kernel_quirks.h's QUIRK_DRAIN_CALLERS, innermost-first precedence */
+extern const struct drain_caller_sym drain_caller_syms[];
+extern const int nr_drain_caller_syms;
 
 /* "auto", "fentry", ... for any mode */
 const char *probe_mode_name(enum probe_mode mode);

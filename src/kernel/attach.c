@@ -193,6 +193,12 @@ out:
 /* allocations sleep in reclaim: many tasks may be inside at once */
 #define LAT_CALLS_PER_CPU 32
 #define LAT_CALLS_SPARE 512
+/*
+ * Stalls in flight, by task: a few tasks a CPU reclaim or compact at
+ * once; the LRU drops the oldest (a finished compaction's last entry)
+ */
+#define STALLS_PER_CPU 16
+#define STALLS_SPARE 64
 
 static void size_call_maps(struct pcptop_bpf *skel, bool latency)
 {
@@ -208,6 +214,8 @@ static void size_call_maps(struct pcptop_bpf *skel, bool latency)
 				 CALLS_PER_CPU * cpus + CALL_MAPS_SPARE);
 	bpf_map__set_max_entries(skel->maps.commits,
 				 CALLS_PER_CPU * cpus + CALL_MAPS_SPARE);
+	bpf_map__set_max_entries(skel->maps.stalls,
+				 STALLS_PER_CPU * cpus + STALLS_SPARE);
 	/* without --latency nothing touches them: one entry each */
 	bpf_map__set_max_entries(
 		skel->maps.lat_calls,
@@ -286,6 +294,9 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 		return err;
 	}
 	a->skel->rodata->run_gap_ns = o->run_gap_ns;
+	memcpy((void *)a->skel->rodata->caller_ranges, kf->callers,
+	       sizeof(kf->callers[0]) * kf->nr_callers);
+	a->skel->rodata->nr_caller_ranges = kf->nr_callers;
 	set_knobs(a->skel, a->probes);
 	size_call_maps(a->skel, a->skel->rodata->latency_on);
 	a->cross_check = o->cross_check &&

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include "pcptop.h"
 #include "progs.h"
 #include "pcptop.skel.h"
 
@@ -49,6 +50,15 @@ const struct probe_progs probe_progs[NR_PROBES] = {
 	[PROBE_FREE] = { {
 		FN_PROGS(fe_free, fx_free, kp_free, kr_free),
 	} },
+	[PROBE_RECLAIM] = { {
+		TP_PROGS(tp_reclaim_begin),
+		TP_EXIT_PROGS(tp_reclaim_end),
+	} },
+	[PROBE_COMPACT] = { {
+		FN_PROGS(fe_compact, fx_compact, kp_compact, kr_compact),
+		TP_PROGS(tp_compact_try),
+		TP_EXIT_PROGS(tp_compact_end),
+	} },
 	[PROBE_IRQ_TIME] = { {
 		TP_PROGS(tp_irq_entry),
 		TP_EXIT_PROGS(tp_irq_exit),
@@ -60,6 +70,9 @@ const struct probe_progs probe_progs[NR_PROBES] = {
 	[PROBE_LOCK_WAIT] = { {
 		TP_PROGS(tp_lock_begin),
 		TP_EXIT_PROGS(tp_lock_end),
+	} },
+	[PROBE_BULK_ORDER] = { {
+		TP_PROGS(tp_drain_order),
 	} },
 };
 
@@ -100,7 +113,7 @@ void prog_need(int id, enum probe_mode m, bool raw_tp, struct prog_need *n)
 		break;
 	case MODE_TRACEPOINT:
 		n->entry = raw_tp ? SLOT_RAW_TP : SLOT_TP;
-		/* only a support probe's stand-in is a pair of tracepoints */
+		/* a support probe's or a stall's: a pair of tracepoints */
 		if (id >= 0 && id < NR_PROBES && probe_table[id].tp_exit)
 			n->exit = raw_tp ? SLOT_RAW_TP_EXIT : SLOT_TP_EXIT;
 		break;
