@@ -18,6 +18,7 @@
 
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
 #include "pcptop.h"
 
 /*
@@ -38,6 +39,24 @@ struct {
 	__type(value, __u64[PCPTOP_DRAIN_STACK_DEPTH]);
 } drain_stack SEC(".maps");
 
+/*
+ * Where a function probed by a kprobe at its first instruction returns
+ * to: x86 pushed it on the stack, arm64 has it in its link register.
+ * libbpf 1.1's BPF_KPROBE_READ_RET_IP() reads memory at the link register
+ * on arm64 (it gave the two instructions there as a number), hence this.
+ */
+static __always_inline __u64 kprobe_ret_ip(struct pt_regs *ctx)
+{
+	__u64 ip = 0;
+
+#if defined(__TARGET_ARCH_x86)
+	bpf_probe_read_kernel(&ip, sizeof(ip), (void *)PT_REGS_SP(ctx));
+#else
+	ip = PT_REGS_RET(ctx);
+#endif
+	return ip;
+}
+
 /* the caller whose function holds return address ip, or -1 */
 static __always_inline int caller_at(__u64 ip)
 {
@@ -54,17 +73,28 @@ static __always_inline int caller_at(__u64 ip)
 }
 
 /*
- * ctx is the probe's own (fentry or kprobe on drain_pages_zone). A stack
- * that cannot be read, or names none of the callers, is "other".
+ * ctx is the probe's own (fentry or kprobe on drain_pages_zone); ret_ip
+ * the address drain_pages_zone returns to, where the probe can read it
+ * (a kprobe's registers), else 0. A kprobe at a function's first
+ * instruction on arm64 runs before the function pushes its frame record:
+ * the frame-pointer walk from its registers goes from the function's pc
+ * to its caller's caller, and the caller is only in the link register
+ * (page_alloc_cpu_dead() was lost so on arm64 6.1). A stack that cannot
+ * be read, or names none of the callers, is "other".
  */
-static __always_inline int drain_caller(void *ctx)
+static __always_inline int drain_caller(void *ctx, __u64 ret_ip)
 {
 	__u32 zero = 0;
 	__u64 *ips = bpf_map_lookup_elem(&drain_stack, &zero);
 	long len;
 	int i, c;
 
-	if (!ips || !nr_caller_ranges)
+	if (!nr_caller_ranges)
+		return DRAIN_BY_OTHER;
+	c = ret_ip ? caller_at(ret_ip) : -1;
+	if (c >= 0 && c < NR_DRAIN_CALLERS)
+		return c;
+	if (!ips)
 		return DRAIN_BY_OTHER;
 	len = bpf_get_stack(ctx, ips, PCPTOP_DRAIN_STACK_DEPTH * sizeof(__u64),
 			    0);

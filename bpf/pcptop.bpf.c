@@ -335,15 +335,15 @@ static __always_inline int decay_exit(__u64 key)
 
 /* ---- drain_pages_zone(cpu, zone): hotplug, compaction, drain_all_pages() ---- */
 
-static __always_inline int drain_enter(void *ctx, unsigned int cpu,
-				       struct zone *zone)
+static __always_inline int drain_enter(void *ctx, __u64 ret_ip,
+				       unsigned int cpu, struct zone *zone)
 {
 	__u64 task = bpf_get_current_pid_tgid();
 	struct drain_call d = {};
 
 	d.owner = cpu;
 	d.zone = compat_zone_idx(zone);
-	d.caller = drain_caller(ctx);
+	d.caller = drain_caller(ctx, ret_ip);
 	bpf_map_update_elem(&drains, &task, &d, BPF_ANY);
 	return 0;
 }
@@ -462,7 +462,8 @@ int BPF_PROG(fx_decay, struct zone *zone, struct per_cpu_pages *pcp)
 SEC("fentry/drain_pages_zone")
 int BPF_PROG(fe_drain, unsigned int cpu, struct zone *zone)
 {
-	return drain_enter(ctx, cpu, zone);
+	/* the trampoline's frame keeps the caller in the stack */
+	return drain_enter(ctx, 0, cpu, zone);
 }
 
 SEC("fexit/drain_pages_zone")
@@ -531,7 +532,7 @@ int BPF_KRETPROBE(kr_decay)
 SEC("kprobe/drain_pages_zone")
 int BPF_KPROBE(kp_drain, unsigned int cpu, struct zone *zone)
 {
-	return drain_enter(ctx, cpu, zone);
+	return drain_enter(ctx, kprobe_ret_ip(ctx), cpu, zone);
 }
 
 SEC("kretprobe/drain_pages_zone")
