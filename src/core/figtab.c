@@ -313,6 +313,7 @@ static const struct fig_desc bpf_figs[] = {
 		},
 		.prom_total = "pcptop_bulk_free_order_pages_total",
 		.prom_total_help = "Bulk-freed pages by their order (thp: the THP order).",
+		.live = LIVE_PANE,
 	},
 	{
 		.key = "refill_by_order",
@@ -332,6 +333,7 @@ static const struct fig_desc bpf_figs[] = {
 		},
 		.prom_total = "pcptop_refill_order_pages_total",
 		.prom_total_help = "Pages refills took, by order (thp: the THP order).",
+		.live = LIVE_PANE,
 	},
 	{
 		/*
@@ -356,6 +358,7 @@ static const struct fig_desc bpf_figs[] = {
 		},
 		.prom_total = "pcptop_bulk_free_reason_pages_total",
 		.prom_total_help = "Bulk-freed pages by reason.",
+		.live = LIVE_PANE,
 	},
 	{
 		.key = "drain_by_caller",
@@ -375,6 +378,7 @@ static const struct fig_desc bpf_figs[] = {
 		},
 		.prom_total = "pcptop_drain_caller_calls_total",
 		.prom_total_help = "drain_pages_zone calls by caller.",
+		.live = LIVE_PANE,
 	},
 	{
 		.key = "lock_hold_ns",
@@ -511,6 +515,7 @@ static const struct fig_desc bpf_figs[] = {
 		.prom_total_help = "Time allocating tasks spent in direct reclaim, seconds.",
 		.prom_gauge = "pcptop_reclaim_stall_seconds",
 		.prom_gauge_help = "direct reclaim stall in the last interval",
+		.live = LIVE_PANE,
 	},
 	{
 		.key = "compact_stall_ns",
@@ -525,6 +530,7 @@ static const struct fig_desc bpf_figs[] = {
 		.prom_total_help = "Time allocating tasks spent in direct compaction, seconds.",
 		.prom_gauge = "pcptop_compact_stall_seconds",
 		.prom_gauge_help = "direct compaction stall in the last interval",
+		.live = LIVE_PANE,
 	},
 	{
 		.key = "cross_check",

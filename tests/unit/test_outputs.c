@@ -401,6 +401,12 @@ static void top_in(enum probe_mode mode)
 				  sample_value(fd,
 					       samples_cell(&snap.smp, fd, 0)),
 				  "the live view's system pane");
+		} else if (fd->live == LIVE_PANE) {
+			/* over every CPU and zone: none counted here */
+			char pre[KEY_LEN];
+
+			snprintf(pre, sizeof(pre), "  %s ", fd->key);
+			CHECK_ROW(t, pre, 0, "the live view's system pane");
 		}
 	}
 	capture_free(&c);
