@@ -15,9 +15,12 @@
  *           mapped (free memory cut into order-0 holes), then faults MIB of
  *           transparent huge pages (madvise MADV_HUGEPAGE): direct
  *           compaction when THP's defrag setting allows it ("always",
- *           "madvise").
+ *           "madvise");
+ *   -s SECS holds what it mapped that long before it exits, so that other
+ *           allocations meet the same pressure or the same holes (an
+ *           order-2 slab under -f compacts directly even with THP off).
  *
- * Usage: hog [-d DENTRIES] [-m MIB] [-f MIB] [-t MIB]
+ * Usage: hog [-d DENTRIES] [-m MIB] [-f MIB] [-t MIB] [-s SECS]
  * Prints "hog: N dentries, N pages touched, N huge-page strides" at the
  * end (a stride may have got small pages: /proc/vmstat says which).
  */
@@ -101,19 +104,21 @@ static int fragment(size_t len, long page)
 int main(int argc, char **argv)
 {
 	unsigned long dentries = 0, mib = 0, frag = 0, thp = 0, touched = 0;
+	unsigned long hold = 0;
 	unsigned long huge = 0, chunk, *dst;
 	long page = sysconf(_SC_PAGESIZE);
 	char *p;
 	int c;
 
-	while ((c = getopt(argc, argv, "d:m:f:t:h")) != -1) {
+	while ((c = getopt(argc, argv, "d:m:f:t:s:h")) != -1) {
 		dst = c == 'd' ? &dentries :
 		      c == 'm' ? &mib :
 		      c == 'f' ? &frag :
+		      c == 's' ? &hold :
 				 &thp;
 		if (c == 'h' || c == '?' || parse_ulong(optarg, dst)) {
 			fprintf(stderr,
-				"usage: hog [-d DENTRIES] [-m MIB] [-f MIB] [-t MIB]\n");
+				"usage: hog [-d DENTRIES] [-m MIB] [-f MIB] [-t MIB] [-s SECS]\n");
 			return 2;
 		}
 	}
@@ -145,5 +150,7 @@ int main(int argc, char **argv)
 	}
 	printf("hog: %lu dentries, %lu pages touched, %lu huge-page strides\n",
 	       dentries, touched, huge);
+	fflush(stdout);
+	sleep(hold);
 	return 0;
 }
