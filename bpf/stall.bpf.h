@@ -64,13 +64,21 @@ static __always_inline __u64 stall_key(int kind)
 	return (bpf_get_current_pid_tgid() & 0xffffffffULL) << 1 | kind;
 }
 
+/*
+ * The clock is read last at a stall's start and first at its end: the
+ * map's work is then outside the time booked. An LRU hash update costs
+ * microseconds under TCG, several times a quick compaction's own time
+ * (one that finds every zone deferred).
+ */
 static __always_inline int stall_begin(int kind, int order)
 {
-	struct stall s = { .order = order };
+	struct stall s = { .order = order }, *p;
 	__u64 key = stall_key(kind);
 
-	s.start_ns = bpf_ktime_get_ns();
 	bpf_map_update_elem(&stalls, &key, &s, BPF_ANY);
+	p = bpf_map_lookup_elem(&stalls, &key);
+	if (p)
+		p->start_ns = bpf_ktime_get_ns();
 	return 0;
 }
 
@@ -90,13 +98,13 @@ static __always_inline void stall_book(int kind, const struct stall *s,
 /* the function's return (or the reclaim tracepoint's end): book, forget */
 static __always_inline int stall_end(int kind, bool book)
 {
-	__u64 key = stall_key(kind), ns;
+	__u64 now = bpf_ktime_get_ns(), key = stall_key(kind), ns;
 	struct stall *s = bpf_map_lookup_elem(&stalls, &key);
 
 	if (!s)
 		return 0;
-	ns = bpf_ktime_get_ns() - s->start_ns;
-	if (book)
+	ns = now - s->start_ns;
+	if (book && s->start_ns)
 		stall_book(kind, s, cur_epoch(), ns, ns);
 	bpf_map_delete_elem(&stalls, &key);
 	return 0;
@@ -121,16 +129,15 @@ static __always_inline void stall_unbook(const struct stall *s)
 /* the stand-in: a zone of a direct compaction is done */
 static __always_inline int on_compaction_end(struct compact_control *cc)
 {
-	__u64 key = stall_key(STALL_COMPACT), now, more;
+	__u64 now = bpf_ktime_get_ns(), key = stall_key(STALL_COMPACT), more;
 	__u32 ep = cur_epoch();
 	struct stall *s;
 
 	if (!BPF_CORE_READ(cc, direct_compaction))
 		return 0;
 	s = bpf_map_lookup_elem(&stalls, &key);
-	if (!s)
+	if (!s || !s->start_ns)
 		return 0;
-	now = bpf_ktime_get_ns();
 	more = now - s->start_ns - s->booked_ns;
 	/*
 	 * The earlier zones' sample is taken back while its interval is

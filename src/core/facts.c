@@ -85,6 +85,9 @@ bool facts_fig_shown(const struct facts *f, const struct fig_desc *d)
 		return fig_index(d) < FIGTAB_MAX && f->sampled[fig_index(d)];
 	if ((d->flags & FIG_NEEDS_XCHECK) && !f->cross_check)
 		return false;
+	if (d->beside && probe_mode_fn(facts_mode(f, d->probe)) &&
+	    facts_mode(f, d->beside - 1) == MODE_NONE)
+		return false;
 	return fig_kept(f, d) && fig_measured(d, facts_mode(f, d->probe));
 }
 

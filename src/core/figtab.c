@@ -299,6 +299,7 @@ static const struct fig_desc bpf_figs[] = {
 		.title = "bulk-freed pages by their own order (not the list a call began at); thp: the THP order",
 		.type = FIG_SPLIT,
 		.probe = PROBE_BULK_FREE,
+		.beside = BESIDE(PROBE_BULK_ORDER),
 		.events = -1, .pages = -1, .hist = -1, .total = -1,
 		.est_events = EXACT, .est_pages = EXACT,
 		.unit = "pages",

@@ -175,6 +175,11 @@ struct fig_desc {
 	struct fig_part parts[FIG_MAX_PARTS];
 	const char *unit;
 	const char *part_label;
+	/*
+	 * BESIDE(id): where .probe is a function probe, measured only with
+	 * support probe id attached beside it (an option asked for it)
+	 */
+	int beside;
 	unsigned int flags;
 	/* the live view's columns; NULL: not shown there */
 	const char *col_events; /* events per second */

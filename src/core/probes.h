@@ -51,6 +51,7 @@ enum probe_mode {
 enum probe_opt {
 	PROBE_OPT_LATENCY = 1u << 0, /* --latency */
 	PROBE_OPT_EXACT_FREE_HIGH = 1u << 1, /* --exact-free-high */
+	PROBE_OPT_PAGE_ORDERS = 1u << 2, /* --page-orders */
 };
 
 /* the BPF settings (bpf/state.bpf.h's rodata) a function probe turns on */
@@ -159,6 +160,8 @@ struct attach_opts {
 	bool cross_check; /* mm_page_pcpu_drain beside a function probe */
 	bool exact_free_high; /* probe the commit function: every free */
 	bool latency; /* probe the allocator's entry points: every call */
+	/* mm_page_pcpu_drain beside a function probe: every bulk-freed page */
+	bool page_orders;
 	const char *btf_path; /* --btf: the kernel's BTF from a file */
 	bool verbose; /* pass libbpf's log through */
 	uint64_t run_gap_ns;

@@ -78,7 +78,8 @@ static void tp_names(const struct probe_desc *d, char *buf, size_t len)
 		 d->tp_exit ? " and " : "", d->tp_exit ? d->tp_exit : "");
 }
 
-static void plan_support(const struct kernel_facts *kf, int id,
+static void plan_support(const struct kernel_facts *kf,
+			 const struct plan_rules *r, int id,
 			 struct probe_state probes[NR_PROBES])
 {
 	const struct probe_desc *d = &probe_table[id];
@@ -91,6 +92,11 @@ static void plan_support(const struct kernel_facts *kf, int id,
 		beside |= (d->beside ? d->beside == BESIDE(t) :
 				       probe_table[t].timed) &&
 			  probe_mode_fn(probes[t].mode);
+	if (d->opt && !(r->opts & d->opt)) {
+		set_probe(p, MODE_NONE, "", false, "%s: %s", d->what,
+			  probe_opt_unasked(d->opt));
+		return;
+	}
 	if (!beside) {
 		set_probe(p, MODE_NONE, "", false, "%s: only beside %s",
 			  d->what,
@@ -182,7 +188,7 @@ static void plan_probe(const struct kernel_facts *kf,
 	char tp[PROBE_TARGET_LEN];
 
 	if (d->support) {
-		plan_support(kf, id, probes);
+		plan_support(kf, r, id, probes);
 		return;
 	}
 	if (!d->fns[0]) {

@@ -228,7 +228,8 @@ static void test_per_page(void)
  * direct compaction is try_to_compact_pages where a function probe
  * attaches, else its tracepoints, estimated, and nothing without
  * mm_compaction_end. The page-order probe rides beside the bulk free's
- * function probe only; a drain's caller needs kallsyms, and says so.
+ * function probe only, when --page-orders asks for it; a drain's caller
+ * needs kallsyms, and says so.
  */
 static void test_stalls_and_bulk_order(void)
 {
@@ -247,10 +248,16 @@ static void test_stalls_and_bulk_order(void)
 		"mm_vmscan_direct_reclaim_begin and mm_vmscan_direct_reclaim_end"));
 	CHECK_EQ_INT(p[PROBE_COMPACT].mode, MODE_FENTRY);
 	CHECK(!p[PROBE_COMPACT].estimated);
-	CHECK_EQ_INT(p[PROBE_BULK_ORDER].mode, MODE_TRACEPOINT);
+	/* a hook on every page: only when asked for */
+	CHECK_EQ_INT(p[PROBE_BULK_ORDER].mode, MODE_NONE);
+	CHECK(strstr(p[PROBE_BULK_ORDER].reason, "--page-orders"));
 	CHECK(!strstr(p[PROBE_DRAIN].reason, "callers unknown"));
+	r.opts |= PROBE_OPT_PAGE_ORDERS;
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_BULK_ORDER].mode, MODE_TRACEPOINT);
 
 	plan_rules(&r, MODE_TRACEPOINT, false);
+	r.opts |= PROBE_OPT_PAGE_ORDERS;
 	attach_plan(&kf, &r, p);
 	CHECK_EQ_INT(p[PROBE_RECLAIM].mode, MODE_TRACEPOINT);
 	CHECK_EQ_INT(p[PROBE_COMPACT].mode, MODE_TRACEPOINT);
@@ -270,6 +277,7 @@ static void test_stalls_and_bulk_order(void)
 	kernel_612(&kf);
 	kf.in_btf[PROBE_BULK_FREE] = false;
 	plan_rules(&r, MODE_AUTO, false);
+	r.opts |= PROBE_OPT_PAGE_ORDERS;
 	attach_plan(&kf, &r, p);
 	CHECK_EQ_INT(p[PROBE_REFILL].mode, MODE_FENTRY);
 	CHECK_EQ_INT(p[PROBE_IRQ_TIME].mode, MODE_TRACEPOINT);
