@@ -34,10 +34,11 @@
  * tp_softirq_entry, _exit softirq_entry, _exit          softirq_time (3)
  * tp_lock_begin, _end     contention_begin, _end        lock_wait    (3)
  * tp_reclaim_begin, _end  mm_vmscan_direct_reclaim_*    reclaim      tracepoint
- * fe_compact, fx_compact  try_to_compact_pages          compact      fentry
- * kp_compact, kr_compact  try_to_compact_pages          compact      kprobe
- * tp_compact_try, _end    mm_compaction_try_to_compact_pages, mm_compaction_end
- *                                                       compact      tracepoint
+ * tp_compact_try         mm_compaction_try_to_compact_pages
+ *                                                       compact      every mode
+ * fx_compact              try_to_compact_pages          compact      fentry
+ * kr_compact              try_to_compact_pages          compact      kprobe
+ * tp_compact_end          mm_compaction_end             compact      tracepoint
  * read_kvar               none: BPF_PROG_TEST_RUN       -            (4)
  *
  * (1) --cross-check, beside a fentry or kprobe bulk_free

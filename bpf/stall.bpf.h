@@ -11,9 +11,14 @@
  * counts those).
  *
  * Direct compaction is try_to_compact_pages(), called once a stall by
- * __alloc_pages_direct_compact(): fentry/fexit or kprobes time it whole,
- * and a stall is booked when it did not return COMPACT_SKIPPED, which is
- * when the kernel counts compact_stall. No tracepoint marks its return:
+ * __alloc_pages_direct_compact(). Beside a function probe a stall starts
+ * at compaction:mm_compaction_try_to_compact_pages, which it fires once
+ * its gfp mask allows compaction, and ends at its return (fexit,
+ * kretprobe); it is booked when it did not return COMPACT_SKIPPED, which
+ * is when the kernel counts compact_stall. Not at its entry: a stall that
+ * finds every zone deferred is 100 ns of work, and a kprobe's entry added
+ * 6 us to each under TCG (probe_desc.fn_entry_tp). No tracepoint marks
+ * its return:
  * compaction:mm_compaction_try_to_compact_pages fires at its start and
  * mm_compaction_begin/end bracket each zone it compacts (compact_zone(),
  * which kcompactd and proactive compaction run too; cc->direct_compaction
@@ -166,12 +171,6 @@ TP_TWIN(mm_compaction_end, tp_compact_end, on_compaction_end(cc),
 	struct compact_control *cc, unsigned long zone_start,
 	unsigned long zone_end, bool sync, int status)
 
-SEC("fentry/try_to_compact_pages")
-int BPF_PROG(fe_compact, gfp_t gfp_mask, unsigned int order)
-{
-	return stall_begin(STALL_COMPACT, order);
-}
-
 SEC("fexit/try_to_compact_pages")
 int BPF_PROG(fx_compact, gfp_t gfp_mask, unsigned int order,
 	     unsigned int alloc_flags, const struct alloc_context *ac,
@@ -179,12 +178,6 @@ int BPF_PROG(fx_compact, gfp_t gfp_mask, unsigned int order,
 	     enum compact_result ret)
 {
 	return stall_end(STALL_COMPACT, ret != compat_compact_skipped());
-}
-
-SEC("kprobe/try_to_compact_pages")
-int BPF_KPROBE(kp_compact, gfp_t gfp_mask, unsigned int order)
-{
-	return stall_begin(STALL_COMPACT, order);
 }
 
 SEC("kretprobe/try_to_compact_pages")

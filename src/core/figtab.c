@@ -520,7 +520,7 @@ static const struct fig_desc bpf_figs[] = {
 	},
 	{
 		.key = "compact_stall_ns",
-		.title = "direct compaction, a stall's time (try_to_compact_pages; tracepoints: to its last zone's end)",
+		.title = "direct compaction, a stall's time (try_to_compact_pages, from its tracepoint; tracepoints: to its last zone's end)",
 		.type = FIG_TIME,
 		.probe = PROBE_COMPACT,
 		.events = -1, .pages = -1,

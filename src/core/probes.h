@@ -107,6 +107,14 @@ struct probe_desc {
 	bool tp_per_page, fn_per_page;
 	/* opt and no heuristic: unlisted when not attached */
 	bool opt_in;
+	/*
+	 * Beside a function probe its call starts at tp, not at the
+	 * function's entry: the kernel's own line for where the wait
+	 * starts, and the entry probe's cost (a kretprobe's several
+	 * microseconds under TCG) stays out of short calls. Only the exit
+	 * is then the function's (fexit, kretprobe).
+	 */
+	bool fn_entry_tp;
 };
 
 /* probe_desc.beside for a support probe that needs probe id's function */

@@ -176,14 +176,40 @@ static const char *drain_note(const struct kernel_facts *kf, int id)
 	return "; callers unknown, kallsyms gave no addresses: all count as other";
 }
 
+/*
+ * A probe that starts at its tracepoint beside its function
+ * (probe_desc.fn_entry_tp) needs it there too: "" when it has it or does
+ * not start there, else why not
+ */
+static const char *entry_tp_missing(const struct kernel_facts *kf, int id,
+				    char *buf, size_t len)
+{
+	const struct probe_desc *d = &probe_table[id];
+
+	if (!d->fn_entry_tp || kf->tp_nargs[id] >= d->tp_nargs)
+		return "";
+	snprintf(buf, len, "no %s:%s in this kernel, where its calls start",
+		 d->tp_cat, d->tp);
+	return buf;
+}
+
+/* "", or " from compaction:x" where the call starts at a tracepoint */
+static void entry_from(const struct probe_desc *d, char *buf, size_t len)
+{
+	if (d->fn_entry_tp)
+		snprintf(buf, len, " from %s:%s", d->tp_cat, d->tp);
+	else
+		buf[0] = '\0';
+}
+
 static void plan_probe(const struct kernel_facts *kf,
 		       const struct plan_rules *r, int id,
 		       struct probe_state probes[NR_PROBES])
 {
 	const struct probe_desc *d = &probe_table[id];
 	const char *fn = kf->fn[id] ? kf->fn[id] : d->fns[0];
-	char why_buf[PROBE_REASON_LEN];
-	const char *why;
+	char why_buf[PROBE_REASON_LEN], from[PROBE_REASON_LEN];
+	const char *why, *no_entry, *kp_what;
 	struct probe_state *p = &probes[id];
 	char tp[PROBE_TARGET_LEN];
 
@@ -205,8 +231,16 @@ static void plan_probe(const struct kernel_facts *kf,
 		return;
 	}
 	why = fn_unavailable(kf, r, id, why_buf, sizeof(why_buf));
+	no_entry = entry_tp_missing(kf, id, from, sizeof(from));
+	if (no_entry[0]) {
+		set_probe(p, MODE_NONE, "", false, "%s: %s", fn, no_entry);
+		return;
+	}
+	entry_from(d, from, sizeof(from));
+	kp_what = d->fn_entry_tp ? "kretprobe" : "kprobe/kretprobe";
 	if (r->allow_fn_probes && kf->in_btf[id] && r->allow_fentry) {
-		set_probe(p, MODE_FENTRY, fn, false, "fentry/fexit on %s%s", fn,
+		set_probe(p, MODE_FENTRY, fn, false, "%s on %s%s%s",
+			  d->fn_entry_tp ? "fexit" : "fentry/fexit", fn, from,
 			  drain_note(kf, id));
 		return;
 	}
@@ -214,12 +248,11 @@ static void plan_probe(const struct kernel_facts *kf,
 	    kf->in_kallsyms[id] && kf->kprobe_pmu) {
 		if (r->fentry_refused[0])
 			set_probe(p, MODE_KPROBE, fn, false,
-				  "kprobe/kretprobe on %s (%s)%s", fn,
+				  "%s on %s%s (%s)%s", kp_what, fn, from,
 				  r->fentry_refused, drain_note(kf, id));
 		else
-			set_probe(p, MODE_KPROBE, fn, false,
-				  "kprobe/kretprobe on %s%s", fn,
-				  drain_note(kf, id));
+			set_probe(p, MODE_KPROBE, fn, false, "%s on %s%s%s",
+				  kp_what, fn, from, drain_note(kf, id));
 		return;
 	}
 	/* the arguments the program reads must all be there */

@@ -54,8 +54,10 @@ const struct probe_progs probe_progs[NR_PROBES] = {
 		TP_PROGS(tp_reclaim_begin),
 		TP_EXIT_PROGS(tp_reclaim_end),
 	} },
+	/* its entry is the tracepoint in every mode (fn_entry_tp) */
 	[PROBE_COMPACT] = { {
-		FN_PROGS(fe_compact, fx_compact, kp_compact, kr_compact),
+		[SLOT_FEXIT] = PROG(fx_compact),
+		[SLOT_KRETPROBE] = PROG(kr_compact),
 		TP_PROGS(tp_compact_try),
 		TP_EXIT_PROGS(tp_compact_end),
 	} },
@@ -101,14 +103,19 @@ const char *prog_slot_name(enum prog_slot s)
 
 void prog_need(int id, enum probe_mode m, bool raw_tp, struct prog_need *n)
 {
+	bool entry_tp = id >= 0 && id < NR_PROBES &&
+			probe_table[id].fn_entry_tp;
+
 	n->entry = n->exit = SLOT_NONE;
 	switch (m) {
 	case MODE_FENTRY:
-		n->entry = SLOT_FENTRY;
+		n->entry = entry_tp ? (raw_tp ? SLOT_RAW_TP : SLOT_TP) :
+				      SLOT_FENTRY;
 		n->exit = SLOT_FEXIT;
 		break;
 	case MODE_KPROBE:
-		n->entry = SLOT_KPROBE;
+		n->entry = entry_tp ? (raw_tp ? SLOT_RAW_TP : SLOT_TP) :
+				      SLOT_KPROBE;
 		n->exit = SLOT_KRETPROBE;
 		break;
 	case MODE_TRACEPOINT:

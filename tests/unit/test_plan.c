@@ -225,8 +225,9 @@ static void test_per_page(void)
 
 /*
  * Stalls: direct reclaim is its tracepoints in every mode, exactly;
- * direct compaction is try_to_compact_pages where a function probe
- * attaches, else its tracepoints, estimated, and nothing without
+ * direct compaction is from its tracepoint to try_to_compact_pages's
+ * return where a function probe attaches (nothing where the tracepoint
+ * is missing), else its tracepoints, estimated, and nothing without
  * mm_compaction_end. The page-order probe rides beside the bulk free's
  * function probe only, when --page-orders asks for it; a drain's caller
  * needs kallsyms, and says so.
@@ -248,6 +249,16 @@ static void test_stalls_and_bulk_order(void)
 		"mm_vmscan_direct_reclaim_begin and mm_vmscan_direct_reclaim_end"));
 	CHECK_EQ_INT(p[PROBE_COMPACT].mode, MODE_FENTRY);
 	CHECK(!p[PROBE_COMPACT].estimated);
+	CHECK(strstr(
+		p[PROBE_COMPACT].reason,
+		"fexit on try_to_compact_pages from compaction:mm_compaction_try_to_compact_pages"));
+	kf.tp_nargs[PROBE_COMPACT] = -1;
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_COMPACT].mode, MODE_NONE);
+	CHECK(strstr(p[PROBE_COMPACT].reason, "where its calls start"));
+	kernel_612(&kf);
+	kf.nr_callers = 1;
+	attach_plan(&kf, &r, p);
 	/* a hook on every page: only when asked for */
 	CHECK_EQ_INT(p[PROBE_BULK_ORDER].mode, MODE_NONE);
 	CHECK(strstr(p[PROBE_BULK_ORDER].reason, "--page-orders"));
