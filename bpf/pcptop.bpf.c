@@ -128,6 +128,7 @@ static __always_inline int bulk_enter(__u64 key, struct zone *zone, int count,
 	struct cpu_state *st = cpu_state();
 	__u64 task = bpf_get_current_pid_tgid();
 	struct inflight f = {};
+	struct decay_call *dc;
 	struct drain_call *dr;
 	int batch;
 
@@ -142,7 +143,8 @@ static __always_inline int bulk_enter(__u64 key, struct zone *zone, int count,
 	f.ctx = CTX_COMMIT;
 	if (!in_interrupt(st)) {
 		dr = bpf_map_lookup_elem(&drains, &task);
-		if (bpf_map_lookup_elem(&decays, &f.pcp))
+		dc = bpf_map_lookup_elem(&decays, &f.pcp);
+		if (dc && dc->task == task)
 			f.ctx = CTX_DECAY;
 		else if (dr && dr->zone == compat_zone_idx(zone)) {
 			f.ctx = CTX_DRAIN;
@@ -293,6 +295,7 @@ static __always_inline int decay_enter(__u64 key, struct zone *zone,
 
 	if (!key)
 		return 0;
+	d.task = bpf_get_current_pid_tgid();
 	d.zone = compat_zone_idx(zone);
 	d.high_before = BPF_CORE_READ(pcp, high);
 	bpf_map_update_elem(&decays, &p, &d, BPF_ANY);

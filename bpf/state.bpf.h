@@ -109,9 +109,16 @@ struct {
 	__type(value, struct inflight);
 } inflight SEC(".maps");
 
-/* decay_pcp_high in progress, by pcp: what its bulk frees add up to */
+/*
+ * decay_pcp_high in progress, by pcp: what its bulk frees add up to. Its
+ * task too: a drain of the same pcp from another CPU (compaction's
+ * drain_all_pages) can take pcp->lock between decay's entry and its own
+ * bulk free, and is no decay (kprobe-s5: 6048 drained pages booked as
+ * decay's in the oracle's stalls window).
+ */
 struct decay_call {
 	__u64 pages;
+	__u64 task;
 	int high_before;
 	int zone;
 };
