@@ -87,6 +87,7 @@ static __always_inline void times_of(const struct inflight *f,
 		t->waits = st->waits - f->waits0;
 		st->cur_lock = f->prev_lock;
 		st->cur_call = f->prev_call;
+		st->cur_zone = f->prev_zone;
 	}
 	if (t->irq + t->wait > t->call)
 		t->irq = t->wait = 0;
@@ -125,8 +126,10 @@ static __always_inline void call_begin(__u64 key, struct inflight *f,
 		f->waits0 = st->waits;
 		f->prev_lock = st->cur_lock;
 		f->prev_call = st->cur_call;
+		f->prev_zone = st->cur_zone;
 		st->cur_lock = compat_zone_lock_addr(zone);
 		st->cur_call = key;
+		st->cur_zone = f->zone;
 	}
 }
 

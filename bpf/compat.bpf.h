@@ -237,4 +237,15 @@ static __always_inline int compat_mt_slot(int mt)
 	return PCPTOP_MT_SLOT_OTHER;
 }
 
+/*
+ * COMPACT_SKIPPED, which try_to_compact_pages() returns when it did not
+ * try and the allocator then counts no compact_stall. Its value is 1 on
+ * 6.1 through 6.18, after COMPACT_NOT_SUITABLE_ZONE; the enum has been
+ * reordered before (commit not confirmed), so ask the running kernel.
+ */
+static __always_inline int compat_compact_skipped(void)
+{
+	return bpf_core_enum_value(enum compact_result, COMPACT_SKIPPED);
+}
+
 #endif /* PCPTOP_COMPAT_BPF_H */

@@ -16,6 +16,7 @@
  * kp_bulk, kr_bulk        free_pcppages_bulk            bulk_free    kprobe
  * tp_drain                mm_page_pcpu_drain            bulk_free    tracepoint
  * tp_drain_xcheck         mm_page_pcpu_drain            bulk_free    (1)
+ * tp_drain_order          mm_page_pcpu_drain            bulk_order   (3)
  * fe_refill, fx_refill    rmqueue_bulk                  refill       fentry
  * kp_refill, kr_refill    rmqueue_bulk                  refill       kprobe
  * tp_zone_locked          mm_page_alloc_zone_locked     refill       tracepoint
@@ -32,11 +33,18 @@
  * tp_irq_entry, _exit     irq_handler_entry, _exit      irq_time     (3)
  * tp_softirq_entry, _exit softirq_entry, _exit          softirq_time (3)
  * tp_lock_begin, _end     contention_begin, _end        lock_wait    (3)
+ * tp_reclaim_begin, _end  mm_vmscan_direct_reclaim_*    reclaim      tracepoint
+ * tp_compact_try         mm_compaction_try_to_compact_pages
+ *                                                       compact      every mode
+ * fx_compact              try_to_compact_pages          compact      fentry
+ * kr_compact              try_to_compact_pages          compact      kprobe
+ * tp_compact_end          mm_compaction_end             compact      tracepoint
  * read_kvar               none: BPF_PROG_TEST_RUN       -            (4)
  *
  * (1) --cross-check, beside a fentry or kprobe bulk_free
  * (2) only when asked: --exact-free-high (free_high), --latency (alloc, free)
- * (3) tracepoint, beside a fentry or kprobe bulk_free or refill
+ * (3) tracepoint, beside a fentry or kprobe bulk_free or refill (bulk_order:
+ *     beside bulk_free only)
  * (4) not attached: the loader runs it to read the scale patch's variable
  *  *  older kernels name it differently (src/core/kernel_quirks.h): the
  *     section names an older name, and the loader attaches fentry
@@ -45,9 +53,11 @@
  *
  * One compilation unit, in the order it is read: state.bpf.h (settings,
  * maps, bucketing), latency.bpf.h (--latency), calls.bpf.h (scale
- * evidence, call times), then here each probed function's handlers and
- * their fentry and kprobe programs, inside.bpf.h (interrupts and lock
- * waits inside a call), tpmode.bpf.h (tracepoint mode's estimates).
+ * evidence, call times), caller.bpf.h (who asked for a drain), then here
+ * each probed function's handlers and their fentry and kprobe programs,
+ * inside.bpf.h (interrupts and lock waits inside a call), tpmode.bpf.h
+ * (tracepoint mode's estimates, each bulk-freed page's order), stall.bpf.h
+ * (direct reclaim and compaction stalls).
  * Kernel-version quirks live in compat.bpf.h.
  */
 #include "vmlinux.h"
@@ -65,6 +75,8 @@ char LICENSE[] SEC("license") = "GPL";
 #include "latency.bpf.h"
 
 #include "calls.bpf.h"
+
+#include "caller.bpf.h"
 
 /* ---- free_pcppages_bulk(zone, count, pcp, pindex) ---- */
 
@@ -116,6 +128,7 @@ static __always_inline int bulk_enter(__u64 key, struct zone *zone, int count,
 	struct cpu_state *st = cpu_state();
 	__u64 task = bpf_get_current_pid_tgid();
 	struct inflight f = {};
+	struct decay_call *dc;
 	struct drain_call *dr;
 	int batch;
 
@@ -130,11 +143,13 @@ static __always_inline int bulk_enter(__u64 key, struct zone *zone, int count,
 	f.ctx = CTX_COMMIT;
 	if (!in_interrupt(st)) {
 		dr = bpf_map_lookup_elem(&drains, &task);
-		if (bpf_map_lookup_elem(&decays, &f.pcp))
+		dc = bpf_map_lookup_elem(&decays, &f.pcp);
+		if (dc && dc->task == task)
 			f.ctx = CTX_DECAY;
 		else if (dr && dr->zone == compat_zone_idx(zone)) {
 			f.ctx = CTX_DRAIN;
 			f.owner = dr->owner;
+			f.caller = dr->caller;
 		}
 	}
 	batch = BPF_CORE_READ(pcp, batch);
@@ -190,20 +205,26 @@ static __always_inline int bulk_exit(__u64 key)
 	hist_record(ep, zone, HIST_BULK_FREE_PAGES, pages);
 	record_times(ep, zone, cnt, f, &t, HIST_BULK_CALL_NS, CNT_BULK_CALL_NS);
 
+	/* one reason a bulk free: decay, drain, free_high or the high flush */
 	if (f->ctx == CTX_DECAY) {
 		struct decay_call *d = bpf_map_lookup_elem(&decays, &f->pcp);
 
 		if (d)
 			d->pages += pages;
 	} else if (f->ctx == CTX_DRAIN) {
-		drain_record(ep, f->owner, zone, pages);
+		drain_record(ep, f->owner, zone, f->caller, pages);
 	} else if (free_high_exact) {
 		struct commit_call *c = bpf_map_lookup_elem(&commits, &f->pcp);
 
-		if (c)
+		/* the commit's flush books at its exit, chunks summed */
+		if (c && c->free_high)
 			c->pages += pages;
+		else
+			count_in(cnt, CNT_REASON_HIGH_PAGES, pages);
 	} else if (f->free_high) {
 		free_high_record(ep, zone, oslot, mslot, pages);
+	} else {
+		count_in(cnt, CNT_REASON_HIGH_PAGES, pages);
 	}
 	bpf_map_delete_elem(&inflight, &key);
 	return 0;
@@ -274,6 +295,7 @@ static __always_inline int decay_enter(__u64 key, struct zone *zone,
 
 	if (!key)
 		return 0;
+	d.task = bpf_get_current_pid_tgid();
 	d.zone = compat_zone_idx(zone);
 	d.high_before = BPF_CORE_READ(pcp, high);
 	bpf_map_update_elem(&decays, &p, &d, BPF_ANY);
@@ -317,13 +339,15 @@ static __always_inline int decay_exit(__u64 key)
 
 /* ---- drain_pages_zone(cpu, zone): hotplug, compaction, drain_all_pages() ---- */
 
-static __always_inline int drain_enter(unsigned int cpu, struct zone *zone)
+static __always_inline int drain_enter(void *ctx, __u64 ret_ip,
+				       unsigned int cpu, struct zone *zone)
 {
 	__u64 task = bpf_get_current_pid_tgid();
 	struct drain_call d = {};
 
 	d.owner = cpu;
 	d.zone = compat_zone_idx(zone);
+	d.caller = drain_caller(ctx, ret_ip);
 	bpf_map_update_elem(&drains, &task, &d, BPF_ANY);
 	return 0;
 }
@@ -340,8 +364,12 @@ static __always_inline int drain_exit(void)
 	key = pcptop_counter_key(d->zone, 0, 0) +
 	      cur_epoch() * PCPTOP_NR_COUNTER_KEYS;
 	cnt = bpf_map_lookup_percpu_elem(&counters, &key, d->owner);
-	if (cnt)
+	if (cnt) {
 		__sync_fetch_and_add(&cnt->c[CNT_DRAIN_CALLS], 1);
+		if (d->caller >= 0 && d->caller < NR_DRAIN_CALLERS)
+			__sync_fetch_and_add(
+				&cnt->c[CNT_DRAIN_BY_RECLAIM + d->caller], 1);
+	}
 	bpf_map_delete_elem(&drains, &task);
 	return 0;
 }
@@ -438,7 +466,8 @@ int BPF_PROG(fx_decay, struct zone *zone, struct per_cpu_pages *pcp)
 SEC("fentry/drain_pages_zone")
 int BPF_PROG(fe_drain, unsigned int cpu, struct zone *zone)
 {
-	return drain_enter(cpu, zone);
+	/* the trampoline's frame keeps the caller in the stack */
+	return drain_enter(ctx, 0, cpu, zone);
 }
 
 SEC("fexit/drain_pages_zone")
@@ -507,7 +536,7 @@ int BPF_KRETPROBE(kr_decay)
 SEC("kprobe/drain_pages_zone")
 int BPF_KPROBE(kp_drain, unsigned int cpu, struct zone *zone)
 {
-	return drain_enter(cpu, zone);
+	return drain_enter(ctx, kprobe_ret_ip(ctx), cpu, zone);
 }
 
 SEC("kretprobe/drain_pages_zone")
@@ -548,6 +577,8 @@ int BPF_KRETPROBE(kr_commit)
 #include "inside.bpf.h"
 
 #include "tpmode.bpf.h"
+
+#include "stall.bpf.h"
 
 /* BPF_PROG_TEST_RUN target: reads the CIP patch's static variable */
 SEC("raw_tp")

@@ -51,6 +51,8 @@ enum pcptop_hist {
 	HIST_REFILL_SPAN_NS,
 	HIST_SCALE_AT_LEAST, /* a lower bound of the scale, per observation */
 	HIST_SCALE_EXACT, /* the scale a capped chunk proves */
+	HIST_RECLAIM_STALL_NS, /* a direct reclaim, begin to end */
+	HIST_COMPACT_STALL_NS, /* a direct compaction (try_to_compact_pages) */
 	NR_PCPTOP_HISTS,
 };
 
@@ -92,6 +94,27 @@ enum pcptop_counter {
 	CNT_BULK_SPAN_NS, /* tracepoint mode */
 	CNT_REFILL_SPAN_NS,
 	CNT_XCHECK_DRAIN_PAGES, /* mm_page_pcpu_drain pages, --cross-check */
+	/*
+	 * Bulk-freed pages at each page's own order slot, not the list the
+	 * call started at: kmem:mm_page_pcpu_drain, every mode
+	 */
+	CNT_BULK_ORDER_PAGES,
+	/*
+	 * Bulk-freed pages by why they were freed, beside free_high's and
+	 * decay's own: the commit's ordinary flush (count >= high), drains
+	 * other than a CPU going offline, and those of a CPU going offline
+	 */
+	CNT_REASON_HIGH_PAGES,
+	CNT_REASON_DRAIN_PAGES,
+	CNT_REASON_OFFLINE_PAGES,
+	/* drain_pages_zone calls by who asked (enum pcptop_drain_caller) */
+	CNT_DRAIN_BY_RECLAIM,
+	CNT_DRAIN_BY_COMPACTION,
+	CNT_DRAIN_BY_OFFLINE,
+	CNT_DRAIN_BY_SYSCTL,
+	CNT_DRAIN_BY_OTHER,
+	CNT_RECLAIM_STALL_NS, /* sum of HIST_RECLAIM_STALL_NS samples */
+	CNT_COMPACT_STALL_NS,
 	NR_PCPTOP_COUNTERS,
 };
 
@@ -150,6 +173,35 @@ static inline int pcptop_lat_key(int dir, int path, int order_slot)
 {
 	return (dir * NR_LAT_PATHS + path) * PCPTOP_ORDER_SLOTS + order_slot;
 }
+
+/*
+ * Who asked for a drain (drain_pages_zone), found on its kernel stack:
+ * the innermost frame inside one of the functions the loader names
+ * (src/core/kernel_quirks.h), CNT_DRAIN_BY_RECLAIM + caller counts it.
+ */
+enum pcptop_drain_caller {
+	DRAIN_BY_RECLAIM, /* __alloc_pages_direct_reclaim's drain_all_pages() */
+	DRAIN_BY_COMPACTION, /* kcompactd's, and compact_zone()'s local drain */
+	DRAIN_BY_OFFLINE, /* page_alloc_cpu_dead(): a CPU went offline */
+	DRAIN_BY_SYSCTL, /* inside a sysctl write, nothing nearer */
+	DRAIN_BY_OTHER, /* CMA, memory offline and failure, hibernation, ... */
+	NR_DRAIN_CALLERS,
+};
+
+_Static_assert(CNT_DRAIN_BY_OTHER - CNT_DRAIN_BY_RECLAIM == DRAIN_BY_OTHER,
+	       "a drain caller's counter is CNT_DRAIN_BY_RECLAIM + caller");
+
+/* a function's text, [lo, hi), whose frames name a drain's caller */
+struct pcptop_caller_range {
+	__u64 lo;
+	__u64 hi;
+	__u32 caller; /* enum pcptop_drain_caller */
+	__u32 pad;
+};
+
+#define PCPTOP_MAX_CALLER_RANGES 16
+/* frames looked at above drain_pages_zone */
+#define PCPTOP_DRAIN_STACK_DEPTH 32
 
 /* the scale no observation can exceed (the Kconfig range and CIP's clamp) */
 #define PCPTOP_SCALE_MAX 6

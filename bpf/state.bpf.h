@@ -87,6 +87,8 @@ struct inflight {
 	int mt;
 	int ctx; /* enum call_ctx */
 	int owner; /* drain: the CPU whose pageset it is */
+	int caller; /* drain: enum pcptop_drain_caller */
+	int prev_zone; /* the zone of the call this one nests in */
 	bool busy; /* zone->lock was taken at entry */
 	bool free_high; /* inferred at entry */
 	__u64 prev_call; /* the key of the call this one nests in */
@@ -107,9 +109,16 @@ struct {
 	__type(value, struct inflight);
 } inflight SEC(".maps");
 
-/* decay_pcp_high in progress, by pcp: what its bulk frees add up to */
+/*
+ * decay_pcp_high in progress, by pcp: what its bulk frees add up to. Its
+ * task too: a drain of the same pcp from another CPU (compaction's
+ * drain_all_pages) can take pcp->lock between decay's entry and its own
+ * bulk free, and is no decay (kprobe-s5: 6048 drained pages booked as
+ * decay's in the oracle's stalls window).
+ */
 struct decay_call {
 	__u64 pages;
+	__u64 task;
 	int high_before;
 	int zone;
 };
@@ -125,6 +134,7 @@ struct {
 struct drain_call {
 	int owner;
 	int zone;
+	int caller; /* enum pcptop_drain_caller */
 };
 
 struct {
@@ -171,6 +181,7 @@ struct cpu_state {
 	__u64 wait_start;
 	__u64 cur_lock; /* zone->lock of the innermost call, or 0 */
 	__u64 cur_call; /* its inflight key, or 0 */
+	int cur_zone; /* its zone, for the pages its events name */
 	int irq_depth;
 	int kp_depth;
 	struct event_run run;
@@ -286,7 +297,7 @@ static __always_inline void count_add(__u32 ep, int zone, int oslot, int mslot,
  * be counting into them at the same moment.
  */
 static __always_inline void drain_record(__u32 ep, int owner, int zone,
-					 __u64 pages)
+					 int caller, __u64 pages)
 {
 	__u32 key =
 		pcptop_counter_key(zone, 0, 0) + ep * PCPTOP_NR_COUNTER_KEYS;
@@ -299,6 +310,13 @@ static __always_inline void drain_record(__u32 ep, int owner, int zone,
 	if (cnt) {
 		__sync_fetch_and_add(&cnt->c[CNT_DRAIN_CHUNKS], 1);
 		__sync_fetch_and_add(&cnt->c[CNT_DRAIN_PAGES], pages);
+		/* a CPU going offline is a reason of its own */
+		if (caller == DRAIN_BY_OFFLINE)
+			__sync_fetch_and_add(&cnt->c[CNT_REASON_OFFLINE_PAGES],
+					     pages);
+		else
+			__sync_fetch_and_add(&cnt->c[CNT_REASON_DRAIN_PAGES],
+					     pages);
 	}
 	h = bpf_map_lookup_percpu_elem(&hists, &hkey, owner);
 	if (h)

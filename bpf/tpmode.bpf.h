@@ -50,16 +50,20 @@ static __always_inline void run_event(int kind, unsigned int order, int mt)
 	struct cpu_state *st = cpu_state();
 	__u64 now = bpf_ktime_get_ns();
 	__u64 pages = 1ULL << (order & 31);
+	struct pcptop_counter_val *cnt;
 	struct event_run *run;
 	__u32 ep = cur_epoch();
 
 	if (!st)
 		return;
 	run = &st->run;
-	count_add(ep, PCPTOP_ZONE_UNKNOWN, compat_order_slot(order),
-		  compat_mt_slot(mt),
-		  kind == RUN_FREE ? CNT_BULK_FREE_PAGES : CNT_REFILL_PAGES,
-		  pages);
+	cnt = counters_of(ep, PCPTOP_ZONE_UNKNOWN, compat_order_slot(order),
+			  compat_mt_slot(mt));
+	count_in(cnt, kind == RUN_FREE ? CNT_BULK_FREE_PAGES : CNT_REFILL_PAGES,
+		 pages);
+	/* each page at its own order, as beside the function probes */
+	if (kind == RUN_FREE)
+		count_in(cnt, CNT_BULK_ORDER_PAGES, pages);
 	if (run->kind == kind && now - run->last_ns <= run_gap_ns &&
 	    (!run_max_pages || run->pages + pages <= run_max_pages)) {
 		run->pages += pages;
@@ -133,5 +137,30 @@ static __always_inline int on_drain_xcheck(unsigned int order, int migratetype)
 TP_TWIN(mm_page_pcpu_drain, tp_drain_xcheck,
 	on_drain_xcheck(order, migratetype), struct page *page,
 	unsigned int order, int migratetype)
+
+/*
+ * The bulk_order support probe: beside a function probe on the bulk free,
+ * which sees what pcp->count lost but not of which orders, each page at
+ * its own order and migratetype, in the zone of the call it is inside.
+ * Counted at once rather than at the call's exit as --cross-check does:
+ * a per-page hash lookup was the larger part of this program's cost, and
+ * a call running across an epoch flip moves some pages to the next
+ * interval, which the run's totals do not see.
+ */
+static __always_inline int on_drain_order(unsigned int order, int migratetype)
+{
+	struct cpu_state *st = cpu_state();
+	int zone = st && st->cur_call ? st->cur_zone : PCPTOP_ZONE_UNKNOWN;
+
+	if (zone < 0 || zone >= PCPTOP_MAX_ZONES)
+		zone = PCPTOP_ZONE_UNKNOWN;
+	count_add(cur_epoch(), zone, compat_order_slot(order),
+		  compat_mt_slot(migratetype), CNT_BULK_ORDER_PAGES,
+		  1ULL << (order & 31));
+	return 0;
+}
+
+TP_TWIN(mm_page_pcpu_drain, tp_drain_order, on_drain_order(order, migratetype),
+	struct page *page, unsigned int order, int migratetype)
 
 #endif /* PCPTOP_TPMODE_BPF_H */

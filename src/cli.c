@@ -18,6 +18,7 @@ enum {
 	OPT_RUN_GAP,
 	OPT_EXACT_FREE_HIGH,
 	OPT_LATENCY,
+	OPT_PAGE_ORDERS,
 	OPT_BTF,
 	OPT_PROM,
 	OPT_CSV,
@@ -32,6 +33,7 @@ enum {
 	{ "cross-check", no_argument, NULL, OPT_CROSS_CHECK },		\
 	{ "exact-free-high", no_argument, NULL, OPT_EXACT_FREE_HIGH },	\
 	{ "latency", no_argument, NULL, OPT_LATENCY },			\
+	{ "page-orders", no_argument, NULL, OPT_PAGE_ORDERS },		\
 	{ "btf", required_argument, NULL, OPT_BTF },			\
 	{ "run-gap", required_argument, NULL, OPT_RUN_GAP }
 /* clang-format on */
@@ -148,6 +150,9 @@ static int attach_opt(int c, const char *arg, struct attach_opts *o)
 		return 1;
 	case OPT_LATENCY:
 		o->latency = true;
+		return 1;
+	case OPT_PAGE_ORDERS:
+		o->page_orders = true;
 		return 1;
 	case OPT_BTF:
 		if (!*arg)

@@ -130,6 +130,9 @@ struct btf_min_cli {
 	"                       the allocator's entry points) by order and path;\n"     \
 	"                       function probes only, and costly: see\n"                \
 	"                       docs/PERFORMANCE.md\n"                                  \
+	"      --page-orders    beside function probes, count every bulk-freed\n"       \
+	"                       page at its order (a hook on every page;\n"             \
+	"                       tracepoint mode counts them anyway)\n"                  \
 	"      --btf FILE       this kernel's BTF from FILE, for kernels without\n"     \
 	"                       /sys/kernel/btf/vmlinux (kprobe and tracepoint\n"       \
 	"                       modes; 'pcptop btf-min' makes a small one)\n"           \

@@ -7,7 +7,13 @@
 
 void facts_init(struct facts *f)
 {
+	int i;
+
 	memset(f, 0, sizeof(*f));
+	for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
+		f->counted[i] = true;
+	for (i = 0; i < NR_PCPTOP_HISTS; i++)
+		f->hist_kept[i] = true;
 	f->scale.value = -1;
 	f->scale.source = SCALE_SRC_UNKNOWN;
 	f->pageblock_order = -1;
@@ -52,13 +58,37 @@ bool facts_estimated(const struct facts *f, int probe_id)
 	return p && p->estimated;
 }
 
+static bool kept(const struct facts *f, int counter)
+{
+	return counter < 0 ||
+	       (counter < NR_PCPTOP_COUNTERS && f->counted[counter]);
+}
+
+/* a recording made before a figure's counters were counted lacks it */
+static bool fig_kept(const struct facts *f, const struct fig_desc *d)
+{
+	int k;
+
+	if (!kept(f, d->events) || !kept(f, d->pages) || !kept(f, d->total))
+		return false;
+	if (d->hist >= 0 && d->hist < NR_PCPTOP_HISTS && !f->hist_kept[d->hist])
+		return false;
+	for (k = 0; k < fig_nr_parts(d); k++)
+		if (!kept(f, d->parts[k].counter))
+			return false;
+	return true;
+}
+
 bool facts_fig_shown(const struct facts *f, const struct fig_desc *d)
 {
 	if (d->type == FIG_SAMPLED)
 		return fig_index(d) < FIGTAB_MAX && f->sampled[fig_index(d)];
 	if ((d->flags & FIG_NEEDS_XCHECK) && !f->cross_check)
 		return false;
-	return fig_measured(d, facts_mode(f, d->probe));
+	if (d->beside && probe_mode_fn(facts_mode(f, d->probe)) &&
+	    facts_mode(f, d->beside - 1) == MODE_NONE)
+		return false;
+	return fig_kept(f, d) && fig_measured(d, facts_mode(f, d->probe));
 }
 
 bool facts_probe_listed(const struct facts *f, int i)
@@ -80,7 +110,7 @@ bool facts_hist_shown(const struct facts *f, int hist)
 	if (hist < 0 || hist >= NR_PCPTOP_HISTS)
 		return false;
 	h = &hist_table[hist];
-	return hist_measured(h, facts_mode(f, h->probe));
+	return f->hist_kept[hist] && hist_measured(h, facts_mode(f, h->probe));
 }
 
 bool facts_extra_shown(const struct facts *f, const struct fig_desc *d, int k)
@@ -88,7 +118,8 @@ bool facts_extra_shown(const struct facts *f, const struct fig_desc *d, int k)
 	unsigned int avail = d->extras[k].avail;
 	enum probe_mode m = facts_mode(f, d->probe);
 
-	return !avail || (avail & PROBE_MODE_BIT(m));
+	return kept(f, d->extras[k].counter) &&
+	       (!avail || (avail & PROBE_MODE_BIT(m)));
 }
 
 /*

@@ -31,7 +31,7 @@ struct fact_probe {
 };
 
 /* what pcptop costs, read from the kernel at each report */
-#define SELF_MAX_PROGS 24
+#define SELF_MAX_PROGS 32
 #define SELF_NAME_LEN 32
 
 struct self_prog {
@@ -71,6 +71,12 @@ struct facts {
 	struct self_cost self;
 	/* FIG_SAMPLED rows this run read (by fig_table index) */
 	bool sampled[FIGTAB_MAX];
+	/*
+	 * The counters and histograms this run kept: all of them live; a
+	 * recording's, those its header names (an older one lacks the newer)
+	 */
+	bool counted[NR_PCPTOP_COUNTERS];
+	bool hist_kept[NR_PCPTOP_HISTS];
 };
 
 void facts_init(struct facts *f);
@@ -85,7 +91,7 @@ bool facts_estimated(const struct facts *f, int probe_id);
 /*
  * Whether a figure (or histogram) was measured in this run: its probe's
  * mode is one it is measured in, and --cross-check for the cross-check;
- * a sampled figure's source had it.
+ * a sampled figure's source had it; a BPF figure's counters were kept.
  */
 bool facts_fig_shown(const struct facts *f, const struct fig_desc *d);
 /* whether the one-line probe lists name fa->probes[i] (not a support

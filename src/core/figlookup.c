@@ -50,6 +50,22 @@ int fig_index(const struct fig_desc *d)
 	return (int)(d - fig_table);
 }
 
+int fig_split_slot(const struct fig_desc *d, int k)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *e = &fig_table[i];
+
+		if (e->type != FIG_SPLIT)
+			continue;
+		for (j = 0; j < FIG_MAX_PARTS && e->parts[j].key; j++, n++)
+			if (e == d && j == k)
+				return n < FIGTAB_MAX_SPLIT_VALUES ? n : -1;
+	}
+	return -1;
+}
+
 int sample_cells(const struct fig_desc *d)
 {
 	if (d->type != FIG_SAMPLED)

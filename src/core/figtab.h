@@ -55,6 +55,7 @@ enum fig_type {
 	FIG_CHECK, /* a count beside another figure, to compare with it */
 	FIG_COUNT, /* a plain count */
 	FIG_SAMPLED, /* read each interval beside the BPF maps: .sample */
+	FIG_SPLIT, /* a total cut into parts (.parts), by order, reason, ... */
 };
 
 /* where a sampled figure is read, each interval (core/sampler.c) */
@@ -110,6 +111,11 @@ enum live_place {
 #define FIG_HTML_RATE 0x80 /* HTML timeline: pages per second */
 #define FIG_BY_MT 0x100 /* JSON: by_migratetype beside the totals */
 #define FIG_TL_VALUE 0x200 /* report timeline: a sampled figure's value */
+/*
+ * FIG_TIME: its total per second of the run as well: the share of a
+ * CPU's time, e.g. interrupts off
+ */
+#define FIG_PER_S 0x400
 
 /* an average of two counters a figure also reports, e.g. high before decay */
 struct fig_ratio {
@@ -131,6 +137,20 @@ struct fig_extra {
 
 #define FIG_MAX_EXTRAS 3
 
+/*
+ * A part of a FIG_SPLIT: a counter, summed over every order slot, or at
+ * one of them (FIG_ORDER(slot)), so that the counters' order slots can
+ * split a figure without a counter per order
+ */
+struct fig_part {
+	const char *key; /* "0", "thp", "high", "reclaim": JSON, --prom label */
+	int counter;
+	int order; /* FIG_ORDER(slot), or 0 for every slot */
+};
+
+#define FIG_ORDER(slot) ((slot) + 1)
+#define FIG_MAX_PARTS 5
+
 struct fig_desc {
 	const char *key; /* JSON object, text row, diff key stem */
 	const char *title; /* one line: what it counts */
@@ -148,6 +168,18 @@ struct fig_desc {
 	unsigned int est_pages;
 	struct fig_ratio ratios[FIG_MAX_RATIOS];
 	struct fig_extra extras[FIG_MAX_EXTRAS];
+	/*
+	 * FIG_SPLIT: its parts, which add up to its total, what they count
+	 * ("pages", "calls") and the --prom label naming them ("order")
+	 */
+	struct fig_part parts[FIG_MAX_PARTS];
+	const char *unit;
+	const char *part_label;
+	/*
+	 * BESIDE(id): where .probe is a function probe, measured only with
+	 * support probe id attached beside it (an option asked for it)
+	 */
+	int beside;
 	unsigned int flags;
 	/* the live view's columns; NULL: not shown there */
 	const char *col_events; /* events per second */
@@ -159,7 +191,8 @@ struct fig_desc {
 	/* Prometheus: counters (totals since start) and their help */
 	const char *prom_events, *prom_events_help;
 	const char *prom_pages, *prom_pages_help;
-	const char *prom_total, *prom_total_help; /* FIG_TIME */
+	/* FIG_TIME; FIG_SPLIT: a counter a part, labelled part_label */
+	const char *prom_total, *prom_total_help;
 	const char *prom_gauge; /* stem of _p50/_p99/_max (FIG_TIME) or _max */
 	const char *prom_gauge_help;
 	/*
@@ -182,6 +215,10 @@ struct fig_desc {
 /* a per-order one's orders: NR_PAGE_ORDERS is 11 with 4k pages, 14 with 64k */
 #define SAMPLE_ORDERS 16
 
+/* the sampled rows of the built-in table (figtab_sampled.c) */
+extern const struct fig_desc sampled_figs[];
+extern const int nr_sampled_figs;
+
 extern const struct counter_desc counter_table[NR_PCPTOP_COUNTERS];
 extern const struct hist_desc hist_table[NR_PCPTOP_HISTS];
 /* the table in use: the built-in one, or a test's */
@@ -198,6 +235,13 @@ const struct fig_desc *figtab_builtin(int *n);
 int figtab_use(const struct fig_desc *table, int n);
 /* the row's index in fig_table */
 int fig_index(const struct fig_desc *d);
+/*
+ * Every FIG_SPLIT part of the table in use, numbered in table order: a
+ * recording's timeline keeps each interval's parts in these slots.
+ * FIGTAB_MAX_SPLIT_VALUES at most; -1 past them or for no part.
+ */
+#define FIGTAB_MAX_SPLIT_VALUES 32
+int fig_split_slot(const struct fig_desc *d, int k);
 
 /*
  * Sampled values live in one array of cells: a machine-wide figure has

@@ -51,7 +51,7 @@ double figure_lat_mean(const struct figure_lat *l)
 }
 
 /*
- * Every counter, in total and by migratetype, in one pass over the keys
+ * Every counter, in total, by migratetype and by order, in one pass over the keys
  * of the selection: a pass per counter and migratetype made reading a
  * long recording of many CPUs (or a fuzzer's header asking for thousands)
  * the slowest part of report.
@@ -79,6 +79,7 @@ static void sum_counters(const struct snapshot *s, int cpu, int zone,
 					     i++) {
 						f->cnt[i] += v->c[i];
 						f->mt_cnt[m][i] += v->c[i];
+						f->ord_cnt[o][i] += v->c[i];
 					}
 				}
 		}
@@ -114,6 +115,9 @@ void figures_add(struct figures *dst, const struct figures *src)
 	for (m = 0; m < PCPTOP_MT_SLOTS; m++)
 		for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
 			dst->mt_cnt[m][i] += src->mt_cnt[m][i];
+	for (o = 0; o < PCPTOP_ORDER_SLOTS; o++)
+		for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
+			dst->ord_cnt[o][i] += src->ord_cnt[o][i];
 	for (d = 0; d < NR_LAT_DIRS; d++)
 		for (p = 0; p < NR_LAT_PATHS; p++)
 			for (o = 0; o < PCPTOP_ORDER_SLOTS; o++)
@@ -175,4 +179,37 @@ uint64_t fig_pct_capped(const struct fig_desc *d, const struct figures *f,
 double fig_ratio(const struct fig_ratio *r, const struct figures *f)
 {
 	return figures_ratio(f->cnt[r->num], f->cnt[r->den]);
+}
+
+int fig_nr_parts(const struct fig_desc *d)
+{
+	int k;
+
+	for (k = 0; k < FIG_MAX_PARTS && d->parts[k].key; k++)
+		;
+	return d->type == FIG_SPLIT ? k : 0;
+}
+
+uint64_t fig_part(const struct fig_desc *d, int k, const struct figures *f)
+{
+	const struct fig_part *p;
+
+	if (k < 0 || k >= fig_nr_parts(d))
+		return 0;
+	p = &d->parts[k];
+	if (p->counter < 0 || p->counter >= NR_PCPTOP_COUNTERS)
+		return 0;
+	if (p->order > 0 && p->order <= PCPTOP_ORDER_SLOTS)
+		return f->ord_cnt[p->order - 1][p->counter];
+	return f->cnt[p->counter];
+}
+
+uint64_t fig_split_total(const struct fig_desc *d, const struct figures *f)
+{
+	uint64_t sum = 0;
+	int k;
+
+	for (k = 0; k < fig_nr_parts(d); k++)
+		sum += fig_part(d, k, f);
+	return sum;
 }

@@ -28,6 +28,8 @@ struct figures {
 	struct figure_hist hist[NR_PCPTOP_HISTS];
 	/* the counters by migratetype slot (refills by migratetype) */
 	uint64_t mt_cnt[PCPTOP_MT_SLOTS][NR_PCPTOP_COUNTERS];
+	/* ... and by order slot (FIG_SPLIT parts at one order) */
+	uint64_t ord_cnt[PCPTOP_ORDER_SLOTS][NR_PCPTOP_COUNTERS];
 	/* --latency: [LAT_ALLOC/LAT_FREE][path][order slot], all CPUs */
 	struct figure_lat lat[NR_LAT_DIRS][NR_LAT_PATHS][PCPTOP_ORDER_SLOTS];
 };
@@ -66,5 +68,10 @@ uint64_t fig_pct(const struct fig_desc *d, const struct figures *f, double p);
 uint64_t fig_pct_capped(const struct fig_desc *d, const struct figures *f,
 			double p);
 double fig_ratio(const struct fig_ratio *r, const struct figures *f);
+/* FIG_SPLIT: part k's count, and the parts' sum */
+uint64_t fig_part(const struct fig_desc *d, int k, const struct figures *f);
+uint64_t fig_split_total(const struct fig_desc *d, const struct figures *f);
+/* FIG_SPLIT: its parts in use (those with a key) */
+int fig_nr_parts(const struct fig_desc *d);
 
 #endif /* PCPTOP_FIGURES_H */

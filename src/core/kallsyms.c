@@ -25,6 +25,17 @@ struct want {
 	int left; /* names not found with a nonzero address yet */
 	unsigned long long *addrs;
 	bool *listed; /* listed, perhaps with address 0 */
+	/*
+	 * The text of each name and of its compiler parts ("name.cold",
+	 * "name.constprop.0"), NULL when not asked for. A text ends where
+	 * the next higher address starts: the kernel lists its own symbols
+	 * in address order, so that is a line soon after; pending counts
+	 * the ranges still waiting for it.
+	 */
+	struct kallsyms_range *ranges;
+	int max_ranges;
+	int nr_ranges;
+	int pending;
 };
 
 struct scan_out {
@@ -40,6 +51,8 @@ static struct {
 	char names[KALLSYMS_CACHE_MAX][NAME_MAX_LEN];
 	unsigned long long addrs[KALLSYMS_CACHE_MAX];
 	bool listed[KALLSYMS_CACHE_MAX];
+	struct kallsyms_range ranges[KALLSYMS_MAX_RANGES];
+	int nr_ranges;
 	struct scan_out out;
 } cache;
 
@@ -54,19 +67,65 @@ static int hexval(char c)
 	return -1;
 }
 
+static unsigned long long parse_addr(const char *s)
+{
+	unsigned long long a = 0;
+	int v;
+
+	for (; (v = hexval(*s)) >= 0; s++)
+		a = a << 4 | (unsigned long long)v;
+	return a;
+}
+
+/* a listed address closes the text of the symbols found before it */
+static void close_ranges(struct want *w, unsigned long long a)
+{
+	int i;
+
+	for (i = 0; i < w->nr_ranges; i++) {
+		if (w->ranges[i].hi || a <= w->ranges[i].lo)
+			continue;
+		w->ranges[i].hi = a;
+		w->pending--;
+	}
+}
+
+/* name is sym, or a part the compiler split off it: "sym.cold" */
+static bool is_part(const char *name, size_t len, const char *sym,
+		    size_t sym_len)
+{
+	return len >= sym_len && !memcmp(name, sym, sym_len) &&
+	       (len == sym_len || name[sym_len] == '.');
+}
+
+static void add_range(struct want *w, int i, const char *addr)
+{
+	struct kallsyms_range *r;
+
+	if (w->nr_ranges >= w->max_ranges)
+		return;
+	r = &w->ranges[w->nr_ranges++];
+	r->sym = i;
+	r->lo = parse_addr(addr);
+	r->hi = 0;
+	w->pending++;
+}
+
 /* "ffffffff81630330 t free_pcppages_bulk\t[module]": one line, no '\n' */
 static void scan_line(const char *s, const char *end, struct want *w,
 		      struct scan_out *o)
 {
 	const char *addr = s, *name, *name_end;
-	unsigned long long a = 0;
 	bool nonzero = false;
-	int i, v;
+	size_t len;
+	int i;
 
 	while (s < end && hexval(*s) >= 0) {
 		nonzero |= *s != '0';
 		s++;
 	}
+	if (w->pending > 0 && nonzero && s != addr)
+		close_ranges(w, parse_addr(addr));
 	/* address, blank, type letter, blank, name */
 	if (s == addr || s + 3 >= end || s[0] != ' ' || s[2] != ' ')
 		return;
@@ -78,18 +137,22 @@ static void scan_line(const char *s, const char *end, struct want *w,
 		return;
 	o->listed_any = true;
 	o->nonzero_any |= nonzero;
+	len = (size_t)(name_end - name);
 	for (i = 0; i < w->n; i++) {
-		if (!w->syms[i] || w->addrs[i] ||
-		    w->len[i] != (size_t)(name_end - name) ||
+		if (!w->syms[i])
+			continue;
+		/* a module's symbol ("\t[mod]" follows) is not the kernel's text */
+		if (w->ranges && nonzero && name_end == end &&
+		    is_part(name, len, w->syms[i], w->len[i]))
+			add_range(w, i, addr);
+		if (w->addrs[i] || w->len[i] != len ||
 		    memcmp(name, w->syms[i], w->len[i]))
 			continue;
 		w->listed[i] = true;
 		if (!nonzero)
 			continue;
 		/* the first listing with an address wins, as kallsyms_lookup() has it */
-		for (a = 0, s = addr; (v = hexval(*s)) >= 0; s++)
-			a = a << 4 | (unsigned long long)v;
-		w->addrs[i] = a;
+		w->addrs[i] = parse_addr(addr);
 		w->left--;
 	}
 }
@@ -129,7 +192,8 @@ static int scan(const char *path, struct want *w, struct scan_out *o)
 				scan_line(line, end, w, o);
 			break;
 		}
-		if (w->left <= 0 && o->nonzero_any)
+		/* a name's parts may come later: ranges read to the end */
+		if (w->left <= 0 && o->nonzero_any && !w->ranges)
 			break;
 		have = (size_t)(end - line);
 		/* a line longer than the buffer is no kallsyms line */
@@ -147,9 +211,9 @@ static void want_init(struct want *w, const char *const *syms, int n,
 {
 	int i;
 
+	memset(w, 0, sizeof(*w));
 	w->syms = syms;
 	w->n = n;
-	w->left = 0;
 	w->addrs = addrs;
 	w->listed = listed;
 	for (i = 0; i < n; i++) {
@@ -185,9 +249,12 @@ int kallsyms_prefetch(const char *path, const char *const *syms, int n)
 		if (syms[i] && strlen(syms[i]) >= NAME_MAX_LEN)
 			return -E2BIG;
 	want_init(&w, syms, n, cache.addrs, cache.listed);
+	w.ranges = cache.ranges;
+	w.max_ranges = KALLSYMS_MAX_RANGES;
 	err = scan(path, &w, &cache.out);
 	if (err)
 		return err;
+	cache.nr_ranges = w.nr_ranges;
 	for (i = 0; i < n; i++)
 		snprintf(cache.names[i], NAME_MAX_LEN, "%s",
 			 syms[i] ? syms[i] : "");
@@ -222,6 +289,48 @@ int kallsyms_lookup_many(const char *path, const char *const *syms, int n,
 		return 0;
 	want_init(&w, syms, n, addrs, listed);
 	return scan(path, &w, &o);
+}
+
+/* the ranges of syms among those of the cache: 0, or -ENOENT for a miss */
+static int cached_ranges(const char *path, const char *const *syms, int n,
+			 struct kallsyms_range *out, int max, int *found)
+{
+	int i, c, k;
+
+	*found = 0;
+	for (i = 0; i < n; i++) {
+		c = syms[i] ? cached(path, syms[i]) : -2;
+		if (c == -1)
+			return -ENOENT;
+		for (k = 0; c >= 0 && k < cache.nr_ranges; k++) {
+			if (cache.ranges[k].sym != c || *found >= max)
+				continue;
+			out[*found] = cache.ranges[k];
+			out[(*found)++].sym = i;
+		}
+	}
+	return 0;
+}
+
+int kallsyms_ranges(const char *path, const char *const *syms, int n,
+		    struct kallsyms_range *out, int max, int *found)
+{
+	unsigned long long addrs[KALLSYMS_CACHE_MAX];
+	bool listed[KALLSYMS_CACHE_MAX];
+	struct scan_out o;
+	struct want w;
+	int err;
+
+	if (n > KALLSYMS_CACHE_MAX)
+		return -E2BIG;
+	if (!cached_ranges(path, syms, n, out, max, found))
+		return 0;
+	want_init(&w, syms, n, addrs, listed);
+	w.ranges = out;
+	w.max_ranges = max;
+	err = scan(path, &w, &o);
+	*found = w.nr_ranges;
+	return err;
 }
 
 int kallsyms_lookup(const char *path, const char *sym, unsigned long long *addr)

@@ -22,6 +22,23 @@ int kallsyms_lookup(const char *path, const char *sym,
 int kallsyms_lookup_many(const char *path, const char *const *syms, int n,
 			 unsigned long long *addrs);
 
+/* the text of a symbol: [lo, hi), hi 0 when nothing followed it */
+struct kallsyms_range {
+	int sym; /* index into the names asked for */
+	unsigned long long lo, hi;
+};
+
+#define KALLSYMS_MAX_RANGES 64
+
+/*
+ * The text of each of syms and of the parts the compiler split off it
+ * ("sym.cold", "sym.constprop.0", "sym.isra.0"): a function inlined here
+ * and there is in any of them. At most max into out, *found of them; the
+ * kernel's own symbols only (a module's are elsewhere). 0 or -errno.
+ */
+int kallsyms_ranges(const char *path, const char *const *syms, int n,
+		    struct kallsyms_range *out, int max, int *found);
+
 /*
  * 0 when the file shows at least one nonzero address, -EPERM when every
  * address reads 0 (kptr_restrict, not root), -ENOENT when it lists
@@ -31,10 +48,10 @@ int kallsyms_readable(const char *path);
 
 /*
  * Read path once for all of syms (at most KALLSYMS_CACHE_MAX) and answer
- * the lookups above for them, and kallsyms_readable(), from memory until
- * kallsyms_forget(). 0 or -errno.
+ * the lookups above for them, their ranges included, and
+ * kallsyms_readable(), from memory until kallsyms_forget(). 0 or -errno.
  */
-#define KALLSYMS_CACHE_MAX 32
+#define KALLSYMS_CACHE_MAX 48
 int kallsyms_prefetch(const char *path, const char *const *syms, int n);
 void kallsyms_forget(void);
 

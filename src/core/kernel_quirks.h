@@ -70,6 +70,65 @@
 #define QUIRK_LOCK_TP_NARGS 1
 
 /*
+ * The stall tracepoints (bpf/stall.bpf.h), as 6.1 through 6.18 have them:
+ * vmscan:mm_vmscan_direct_reclaim_begin(order, gfp_flags) and _end
+ * (nr_reclaimed) around do_try_to_free_pages();
+ * compaction:mm_compaction_try_to_compact_pages(order, gfp_mask, prio) at
+ * try_to_compact_pages()'s start and mm_compaction_end(cc, zone_start,
+ * zone_end, sync, status) at each compact_zone()'s end. The programs read
+ * the first argument of each; older kernels passed start_pfn first to
+ * mm_compaction_end, before cc (commit not confirmed; before v6.1, which
+ * pcptop does not support).
+ */
+#define QUIRK_RECLAIM_TP_NARGS 1
+#define QUIRK_COMPACT_TP_NARGS 1
+
+/*
+ * Who asked for a drain (bpf/caller.bpf.h): a return address inside one of
+ * these functions, the innermost such frame of drain_pages_zone()'s stack.
+ * Every caller of drain_all_pages(), __drain_all_pages(), drain_pages()
+ * and drain_local_pages() in mm/ of 6.1, 6.12 and 6.18:
+ *  - direct reclaim: __alloc_pages_direct_reclaim(), after a reclaim pass
+ *    that left the allocation failing; inlined into __alloc_pages_slowpath()
+ *    (6.18 BTF) or further into the allocator's entry point (6.1, 6.12
+ *    BTF: no slowpath of its own), named as QUIRK_ALLOC_FNS lists. No other
+ *    drain is made from those functions' own code;
+ *  - compaction: kcompactd_do_work() drains the zone after a failed pass
+ *    (it may be inlined into kcompactd()); compact_zone() drains its own
+ *    pageset through lru_add_drain_cpu_zone() (mm/swap.c) once migration
+ *    leaves an order-aligned block, in direct compaction, kcompactd and
+ *    proactive compaction alike;
+ *  - CPU offline: page_alloc_cpu_dead(), the CPUHP_PAGE_ALLOC teardown
+ *    (called through a pointer, never inlined);
+ *  - sysctl: no sysctl handler drains a pageset itself on these kernels
+ *    (vm.percpu_pagelist_high_fraction only sets high and batch); a drain
+ *    inside a write with none of the callers above nearer, such as
+ *    vm.nr_hugepages allocating gigantic pages through
+ *    alloc_contig_range(), counts here;
+ *  - other: alloc_contig_range() (CMA), zone_pcp_disable() (memory
+ *    offline, memory failure), shake_page() (memory failure), hibernation's
+ *    drain_local_pages(), /proc/pagetypeinfo with page_owner.
+ * Names absent from a kernel are skipped; the rest of the list still holds.
+ * The compiler's parts of a name (.cold, .constprop.0) count as the name.
+ */
+/* one caller a line, as clang-format would not keep them */
+/* clang-format off */
+#define QUIRK_DRAIN_CALLERS                                            \
+	{                                                              \
+		{ "page_alloc_cpu_dead", DRAIN_BY_OFFLINE },           \
+		{ "lru_add_drain_cpu_zone", DRAIN_BY_COMPACTION },     \
+		{ "kcompactd_do_work", DRAIN_BY_COMPACTION },          \
+		{ "kcompactd", DRAIN_BY_COMPACTION },                  \
+		{ "__alloc_pages_direct_reclaim", DRAIN_BY_RECLAIM },  \
+		{ "__alloc_pages_slowpath", DRAIN_BY_RECLAIM },        \
+		{ "__alloc_frozen_pages_noprof", DRAIN_BY_RECLAIM },   \
+		{ "__alloc_pages_noprof", DRAIN_BY_RECLAIM },          \
+		{ "__alloc_pages", DRAIN_BY_RECLAIM },                 \
+		{ "proc_sys_call_handler", DRAIN_BY_SYSCTL },          \
+	}
+/* clang-format on */
+
+/*
  * /proc/zoneinfo prints a pageset's high_min and high_max from commit
  * f8780515fe91 ("mm: add pcp high_min high_max to proc zoneinfo"), v6.13.
  * The fields themselves are older: commit 90b41691b988 ("mm: add

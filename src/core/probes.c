@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "kernel_quirks.h"
+#include "pcptop.h"
 #include "probes.h"
 
 const struct probe_desc probe_table[NR_PROBES] = {
@@ -60,6 +61,32 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.heuristic_on = -1,
 		.knob = KNOB_LATENCY_ON,
 	},
+	[PROBE_RECLAIM] = {
+		.name = "reclaim",
+		/*
+		 * No function: try_to_free_pages() would add the throttle
+		 * wait before the tracepoints; every mode times the same span
+		 */
+		.tp = "mm_vmscan_direct_reclaim_begin",
+		.tp_exit = "mm_vmscan_direct_reclaim_end",
+		.tp_nargs = QUIRK_RECLAIM_TP_NARGS, .tp_cat = "vmscan",
+		.tp_note = "direct reclaim stalls, begin to end",
+		.heuristic_on = -1,
+	},
+	[PROBE_COMPACT] = {
+		.name = "compact",
+		.fns = { "try_to_compact_pages" },
+		.tp = "mm_compaction_try_to_compact_pages",
+		.tp_exit = "mm_compaction_end",
+		.tp_nargs = QUIRK_COMPACT_TP_NARGS, .tp_cat = "compaction",
+		.tp_note = "a stall from its start to its last zone's mm_compaction_end, estimated; stalls that compacted no zone unseen",
+		.heuristic_on = -1,
+		/*
+		 * A stall that finds every zone deferred takes 100 ns; the
+		 * kprobe at the entry took 6 us of each under TCG
+		 */
+		.fn_entry_tp = true,
+	},
 	[PROBE_IRQ_TIME] = {
 		.name = "irq_time",
 		.support = true,
@@ -87,7 +114,23 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.tp_nargs = QUIRK_LOCK_TP_NARGS, .tp_cat = "lock",
 		.heuristic_on = -1,
 	},
+	[PROBE_BULK_ORDER] = {
+		.name = "bulk_order",
+		.support = true,
+		.what = "the order of every page a bulk free moves, beside the function probe",
+		.tp = "mm_page_pcpu_drain",
+		.tp_nargs = QUIRK_PCPU_DRAIN_TP_NARGS, .tp_cat = "kmem",
+		.tp_per_page = true,
+		.beside = BESIDE(PROBE_BULK_FREE),
+		/* a hook on every page: 6.1's default mode went +1 to +3 % */
+		.opt = PROBE_OPT_PAGE_ORDERS, .opt_in = true,
+		.heuristic_on = -1,
+	},
 };
+
+const struct drain_caller_sym drain_caller_syms[] = QUIRK_DRAIN_CALLERS;
+const int nr_drain_caller_syms =
+	sizeof(drain_caller_syms) / sizeof(drain_caller_syms[0]);
 
 /* one name a line, as clang-format would not keep them */
 /* clang-format off */
@@ -161,7 +204,8 @@ bool probe_per_page(int id, enum probe_mode m)
 unsigned int probe_opts_of(const struct attach_opts *o)
 {
 	return (o->latency ? PROBE_OPT_LATENCY : 0) |
-	       (o->exact_free_high ? PROBE_OPT_EXACT_FREE_HIGH : 0);
+	       (o->exact_free_high ? PROBE_OPT_EXACT_FREE_HIGH : 0) |
+	       (o->page_orders ? PROBE_OPT_PAGE_ORDERS : 0);
 }
 
 const char *probe_opt_unasked(unsigned int opt)
@@ -170,5 +214,7 @@ const char *probe_opt_unasked(unsigned int opt)
 		return "latency not asked for (--latency probes it on every call)";
 	if (opt & PROBE_OPT_EXACT_FREE_HIGH)
 		return "exact free_high not asked for (--exact-free-high probes it on every free)";
+	if (opt & PROBE_OPT_PAGE_ORDERS)
+		return "not asked for (--page-orders hooks every page a bulk free moves; tracepoint mode counts them anyway)";
 	return "not asked for";
 }

@@ -19,10 +19,13 @@ enum probe_id {
 	PROBE_FREE_HIGH, /* the commit function's free_high flushes */
 	PROBE_ALLOC, /* the allocator's entry point: latency (--latency) */
 	PROBE_FREE, /* the pcp free entry point: latency (--latency) */
+	PROBE_RECLAIM, /* direct reclaim stalls: vmscan tracepoints only */
+	PROBE_COMPACT, /* direct compaction stalls: try_to_compact_pages */
 	/* support: tracepoints timing what runs inside the calls above */
 	PROBE_IRQ_TIME, /* irq_handler_entry/exit */
 	PROBE_SOFTIRQ_TIME, /* softirq_entry/exit */
 	PROBE_LOCK_WAIT, /* lock:contention_begin/end */
+	PROBE_BULK_ORDER, /* mm_page_pcpu_drain: each bulk-freed page's order */
 	NR_PROBES,
 };
 
@@ -48,6 +51,7 @@ enum probe_mode {
 enum probe_opt {
 	PROBE_OPT_LATENCY = 1u << 0, /* --latency */
 	PROBE_OPT_EXACT_FREE_HIGH = 1u << 1, /* --exact-free-high */
+	PROBE_OPT_PAGE_ORDERS = 1u << 2, /* --page-orders */
 };
 
 /* the BPF settings (bpf/state.bpf.h's rodata) a function probe turns on */
@@ -73,8 +77,16 @@ struct probe_desc {
 	int tp_nargs; /* arguments the program reads */
 	const char *tp_cat; /* its category, "kmem" */
 	const char *tp_note; /* what its figures are then */
-	/* a support probe's second tracepoint */
+	/*
+	 * A second tracepoint, ending what tp began: a support probe's, and a
+	 * stall's (its tracepoints are a pair in every mode they run in)
+	 */
 	const char *tp_exit;
+	/*
+	 * A support probe rides beside this probe's function probe only
+	 * (BESIDE(id)); 0: beside any timed one
+	 */
+	int beside;
 	/*
 	 * The option that asks for its function probe (it runs on every
 	 * allocation or free), 0 for none; not asked for, the probe takes
@@ -95,9 +107,30 @@ struct probe_desc {
 	bool tp_per_page, fn_per_page;
 	/* opt and no heuristic: unlisted when not attached */
 	bool opt_in;
+	/*
+	 * Beside a function probe its call starts at tp, not at the
+	 * function's entry: the kernel's own line for where the wait
+	 * starts, and the entry probe's cost (a kretprobe's several
+	 * microseconds under TCG) stays out of short calls. Only the exit
+	 * is then the function's (fexit, kretprobe).
+	 */
+	bool fn_entry_tp;
 };
 
+/* probe_desc.beside for a support probe that needs probe id's function */
+#define BESIDE(id) ((id) + 1)
+
 extern const struct probe_desc probe_table[NR_PROBES];
+
+/* a function whose frames on a drain's stack name its caller */
+struct drain_caller_sym {
+	const char *name;
+	int caller; /* enum pcptop_drain_caller */
+};
+
+/* kernel_quirks.h's QUIRK_DRAIN_CALLERS, innermost-first precedence */
+extern const struct drain_caller_sym drain_caller_syms[];
+extern const int nr_drain_caller_syms;
 
 /* "auto", "fentry", ... for any mode */
 const char *probe_mode_name(enum probe_mode mode);
@@ -135,6 +168,8 @@ struct attach_opts {
 	bool cross_check; /* mm_page_pcpu_drain beside a function probe */
 	bool exact_free_high; /* probe the commit function: every free */
 	bool latency; /* probe the allocator's entry points: every call */
+	/* mm_page_pcpu_drain beside a function probe: every bulk-freed page */
+	bool page_orders;
 	const char *btf_path; /* --btf: the kernel's BTF from a file */
 	bool verbose; /* pass libbpf's log through */
 	uint64_t run_gap_ns;

@@ -97,22 +97,21 @@ static int attach_prog(struct attach *a, struct bpf_program *prog,
 	return add_link(a, bpf_program__attach(prog));
 }
 
-/* what attach_prog() attaches probe id's entry (or exit) program to */
-static const char *attach_target(const struct attach *a,
-				 const struct kernel_facts *kf, int id,
-				 bool exit)
+static bool slot_is_tp(enum prog_slot s)
 {
-	const struct probe_desc *d = &probe_table[id];
-
-	if (a->probes[id].mode == MODE_TRACEPOINT)
-		return exit ? d->tp_exit : d->tp;
-	return kf->fn[id];
+	return s == SLOT_TP || s == SLOT_TP_EXIT || s == SLOT_RAW_TP ||
+	       s == SLOT_RAW_TP_EXIT;
 }
 
-/* probe id's exit (or entry) program, where its mode runs one */
+/*
+ * probe id's exit (or entry) program, where its mode runs one: at the
+ * function, or at a tracepoint (a stand-in's, or the entry of a probe
+ * that starts at one beside its function: probe_desc.fn_entry_tp)
+ */
 static int attach_probe_end(struct attach *a, const struct kernel_facts *kf,
 			    int id, bool exit)
 {
+	const struct probe_desc *d = &probe_table[id];
 	enum probe_mode m = a->probes[id].mode;
 	struct prog_need n;
 	enum prog_slot s;
@@ -121,8 +120,10 @@ static int attach_probe_end(struct attach *a, const struct kernel_facts *kf,
 	s = exit ? n.exit : n.entry;
 	if (s == SLOT_NONE)
 		return 0;
-	return attach_prog(a, slot_prog(a, id, s), m,
-			   attach_target(a, kf, id, exit), exit);
+	if (slot_is_tp(s))
+		return attach_prog(a, slot_prog(a, id, s), MODE_TRACEPOINT,
+				   exit ? d->tp_exit : d->tp, exit);
+	return attach_prog(a, slot_prog(a, id, s), m, kf->fn[id], exit);
 }
 
 static void detach_all(struct attach *a)
@@ -193,6 +194,12 @@ out:
 /* allocations sleep in reclaim: many tasks may be inside at once */
 #define LAT_CALLS_PER_CPU 32
 #define LAT_CALLS_SPARE 512
+/*
+ * Stalls in flight, by task: a few tasks a CPU reclaim or compact at
+ * once; the LRU drops the oldest (a finished compaction's last entry)
+ */
+#define STALLS_PER_CPU 16
+#define STALLS_SPARE 64
 
 static void size_call_maps(struct pcptop_bpf *skel, bool latency)
 {
@@ -208,6 +215,8 @@ static void size_call_maps(struct pcptop_bpf *skel, bool latency)
 				 CALLS_PER_CPU * cpus + CALL_MAPS_SPARE);
 	bpf_map__set_max_entries(skel->maps.commits,
 				 CALLS_PER_CPU * cpus + CALL_MAPS_SPARE);
+	bpf_map__set_max_entries(skel->maps.stalls,
+				 STALLS_PER_CPU * cpus + STALLS_SPARE);
 	/* without --latency nothing touches them: one entry each */
 	bpf_map__set_max_entries(
 		skel->maps.lat_calls,
@@ -286,6 +295,9 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 		return err;
 	}
 	a->skel->rodata->run_gap_ns = o->run_gap_ns;
+	memcpy((void *)a->skel->rodata->caller_ranges, kf->callers,
+	       sizeof(kf->callers[0]) * kf->nr_callers);
+	a->skel->rodata->nr_caller_ranges = kf->nr_callers;
 	set_knobs(a->skel, a->probes);
 	size_call_maps(a->skel, a->skel->rodata->latency_on);
 	a->cross_check = o->cross_check &&

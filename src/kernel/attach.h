@@ -15,7 +15,7 @@
 #include "probes.h"
 
 #define ATTACH_MSG_LEN 320
-#define ATTACH_MAX_LINKS 24
+#define ATTACH_MAX_LINKS 32
 
 struct pcptop_bpf;
 struct bpf_link;

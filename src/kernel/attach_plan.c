@@ -62,30 +62,74 @@ static const char *fn_unavailable(const struct kernel_facts *kf,
  * refills) is fentry or kprobe. Support probes come last in the table,
  * after the probes they ride beside.
  */
-static void plan_support(const struct kernel_facts *kf, int id,
+/* whether the kernel has the tracepoint (and its end) with what is read */
+static bool tp_usable(const struct kernel_facts *kf, int id)
+{
+	const struct probe_desc *d = &probe_table[id];
+
+	return d->tp && kf->tp_nargs[id] >= d->tp_nargs &&
+	       (!d->tp_exit || kf->tp_exit_nargs[id] >= d->tp_nargs);
+}
+
+/* "kmem:mm_page_pcpu_drain", or "vmscan:a and b" for a pair */
+static void tp_names(const struct probe_desc *d, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%s%s%s", d->tp_cat, d->tp,
+		 d->tp_exit ? " and " : "", d->tp_exit ? d->tp_exit : "");
+}
+
+static void plan_support(const struct kernel_facts *kf,
+			 const struct plan_rules *r, int id,
 			 struct probe_state probes[NR_PROBES])
 {
 	const struct probe_desc *d = &probe_table[id];
 	struct probe_state *p = &probes[id];
+	char tps[PROBE_REASON_LEN];
 	bool beside = false;
 	int t;
 
 	for (t = 0; t < NR_PROBES; t++)
-		beside |= probe_table[t].timed && probe_mode_fn(probes[t].mode);
+		beside |= (d->beside ? d->beside == BESIDE(t) :
+				       probe_table[t].timed) &&
+			  probe_mode_fn(probes[t].mode);
+	if (d->opt && !(r->opts & d->opt)) {
+		set_probe(p, MODE_NONE, "", false, "%s: %s", d->what,
+			  probe_opt_unasked(d->opt));
+		return;
+	}
 	if (!beside) {
-		set_probe(p, MODE_NONE, "", false,
-			  "%s: only beside function probes", d->what);
+		set_probe(p, MODE_NONE, "", false, "%s: only beside %s",
+			  d->what,
+			  d->beside ? "the bulk free's function probe" :
+				      "function probes");
 		return;
 	}
-	if (kf->tp_nargs[id] < d->tp_nargs ||
-	    kf->tp_exit_nargs[id] < d->tp_nargs) {
-		set_probe(p, MODE_NONE, "", false,
-			  "%s: no %s:%s / %s in this kernel", d->what,
-			  d->tp_cat, d->tp, d->tp_exit);
+	tp_names(d, tps, sizeof(tps));
+	if (!tp_usable(kf, id)) {
+		set_probe(p, MODE_NONE, "", false, "%s: no %s in this kernel",
+			  d->what, tps);
 		return;
 	}
-	set_probe(p, MODE_TRACEPOINT, d->tp, false, "%s: %s:%s and %s", d->what,
-		  d->tp_cat, d->tp, d->tp_exit);
+	set_probe(p, MODE_TRACEPOINT, d->tp, false, "%s: %s", d->what, tps);
+}
+
+/*
+ * A probe with tracepoints and no function times the same span in every
+ * mode: its tracepoints are what it measures, not a stand-in.
+ */
+static void plan_tp_only(const struct kernel_facts *kf, int id,
+			 struct probe_state *p)
+{
+	const struct probe_desc *d = &probe_table[id];
+	char tps[PROBE_REASON_LEN];
+
+	tp_names(d, tps, sizeof(tps));
+	if (!tp_usable(kf, id))
+		set_probe(p, MODE_NONE, "", false, "%s: no %s in this kernel",
+			  d->tp_note, tps);
+	else
+		set_probe(p, MODE_TRACEPOINT, d->tp, false, "%s: %s",
+			  d->tp_note, tps);
 }
 
 /*
@@ -122,19 +166,59 @@ static void plan_heuristic(const struct kernel_facts *kf, int id,
 			"inferred at each bulk free, exact: this kernel flushes the whole pageset on free_high and on nothing else");
 }
 
+/* a drain's caller comes from kallsyms: say when it cannot */
+static const char *drain_note(const struct kernel_facts *kf, int id)
+{
+	if (id != PROBE_DRAIN)
+		return "";
+	if (kf->nr_callers)
+		return "; callers from its kernel stack";
+	return "; callers unknown, kallsyms gave no addresses: all count as other";
+}
+
+/*
+ * A probe that starts at its tracepoint beside its function
+ * (probe_desc.fn_entry_tp) needs it there too: "" when it has it or does
+ * not start there, else why not
+ */
+static const char *entry_tp_missing(const struct kernel_facts *kf, int id,
+				    char *buf, size_t len)
+{
+	const struct probe_desc *d = &probe_table[id];
+
+	if (!d->fn_entry_tp || kf->tp_nargs[id] >= d->tp_nargs)
+		return "";
+	snprintf(buf, len, "no %s:%s in this kernel, where its calls start",
+		 d->tp_cat, d->tp);
+	return buf;
+}
+
+/* "", or " from compaction:x" where the call starts at a tracepoint */
+static void entry_from(const struct probe_desc *d, char *buf, size_t len)
+{
+	if (d->fn_entry_tp)
+		snprintf(buf, len, " from %s:%s", d->tp_cat, d->tp);
+	else
+		buf[0] = '\0';
+}
+
 static void plan_probe(const struct kernel_facts *kf,
 		       const struct plan_rules *r, int id,
 		       struct probe_state probes[NR_PROBES])
 {
 	const struct probe_desc *d = &probe_table[id];
 	const char *fn = kf->fn[id] ? kf->fn[id] : d->fns[0];
-	char why_buf[PROBE_REASON_LEN];
-	const char *why;
+	char why_buf[PROBE_REASON_LEN], from[PROBE_REASON_LEN];
+	const char *why, *no_entry, *kp_what;
 	struct probe_state *p = &probes[id];
 	char tp[PROBE_TARGET_LEN];
 
 	if (d->support) {
-		plan_support(kf, id, probes);
+		plan_support(kf, r, id, probes);
+		return;
+	}
+	if (!d->fns[0]) {
+		plan_tp_only(kf, id, p);
 		return;
 	}
 	/* these run on every allocation or free: only when asked */
@@ -147,23 +231,32 @@ static void plan_probe(const struct kernel_facts *kf,
 		return;
 	}
 	why = fn_unavailable(kf, r, id, why_buf, sizeof(why_buf));
+	no_entry = entry_tp_missing(kf, id, from, sizeof(from));
+	if (no_entry[0]) {
+		set_probe(p, MODE_NONE, "", false, "%s: %s", fn, no_entry);
+		return;
+	}
+	entry_from(d, from, sizeof(from));
+	kp_what = d->fn_entry_tp ? "kretprobe" : "kprobe/kretprobe";
 	if (r->allow_fn_probes && kf->in_btf[id] && r->allow_fentry) {
-		set_probe(p, MODE_FENTRY, fn, false, "fentry/fexit on %s", fn);
+		set_probe(p, MODE_FENTRY, fn, false, "%s on %s%s%s",
+			  d->fn_entry_tp ? "fexit" : "fentry/fexit", fn, from,
+			  drain_note(kf, id));
 		return;
 	}
 	if (r->allow_fn_probes && kf->in_btf[id] && r->allow_kprobe &&
 	    kf->in_kallsyms[id] && kf->kprobe_pmu) {
 		if (r->fentry_refused[0])
 			set_probe(p, MODE_KPROBE, fn, false,
-				  "kprobe/kretprobe on %s (%s)", fn,
-				  r->fentry_refused);
+				  "%s on %s%s (%s)%s", kp_what, fn, from,
+				  r->fentry_refused, drain_note(kf, id));
 		else
-			set_probe(p, MODE_KPROBE, fn, false,
-				  "kprobe/kretprobe on %s", fn);
+			set_probe(p, MODE_KPROBE, fn, false, "%s on %s%s%s",
+				  kp_what, fn, from, drain_note(kf, id));
 		return;
 	}
 	/* the arguments the program reads must all be there */
-	if (d->tp && kf->tp_nargs[id] >= d->tp_nargs) {
+	if (tp_usable(kf, id)) {
 		snprintf(tp, sizeof(tp), "%s:%s", d->tp_cat, d->tp);
 		set_probe(p, MODE_TRACEPOINT, tp, true, "%s: %s; %s", fn, why,
 			  d->tp_note);

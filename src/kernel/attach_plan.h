@@ -10,6 +10,7 @@
 #define PCPTOP_ATTACH_PLAN_H
 
 #include <stdbool.h>
+#include "pcptop.h"
 #include "probes.h"
 
 #define KERNEL_BTF_SOURCE_LEN 128
@@ -39,6 +40,9 @@ struct kernel_facts {
 	char core_btf[KERNEL_BTF_SOURCE_LEN];
 	/* per_cpu_pages has free_factor (6.1): free_high frees it whole */
 	bool free_high_uncapped;
+	/* the text of the drain callers kallsyms lists (bpf/caller.bpf.h) */
+	struct pcptop_caller_range callers[PCPTOP_MAX_CALLER_RANGES];
+	int nr_callers;
 };
 
 #define PLAN_REFUSED_LEN 96

@@ -186,6 +186,36 @@ static struct btf *load_btf(const struct attach_opts *o,
 	return btf;
 }
 
+/*
+ * The drain callers' text, from the pass over kallsyms system.c made: a
+ * name absent from this kernel (inlined, renamed) is left out, the parts
+ * the compiler split off one (.cold, .constprop.0) are in, and with
+ * addresses hidden (kptr_restrict) none is known.
+ */
+static void gather_callers(struct kernel_facts *kf)
+{
+	struct kallsyms_range r[PCPTOP_MAX_CALLER_RANGES];
+	const char *names[KALLSYMS_CACHE_MAX] = { NULL };
+	int i, n = 0, found = 0;
+
+	kf->nr_callers = 0;
+	for (i = 0; i < nr_drain_caller_syms && i < KALLSYMS_CACHE_MAX; i++)
+		names[n++] = drain_caller_syms[i].name;
+	if (kallsyms_ranges(KALLSYMS_PATH, names, n, r,
+			    PCPTOP_MAX_CALLER_RANGES, &found))
+		return;
+	for (i = 0; i < found; i++) {
+		struct pcptop_caller_range *c = &kf->callers[kf->nr_callers];
+
+		if (!r[i].lo || r[i].hi <= r[i].lo)
+			continue;
+		c->lo = r[i].lo;
+		c->hi = r[i].hi;
+		c->caller = drain_caller_syms[r[i].sym].caller;
+		kf->nr_callers++;
+	}
+}
+
 int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
 			char *msg, size_t msglen)
 {
@@ -220,6 +250,7 @@ int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
 	kallsyms_lookup_many(KALLSYMS_PATH, kf->fn, NR_PROBES, addrs);
 	for (id = 0; id < NR_PROBES; id++)
 		kf->in_kallsyms[id] = kf->fn[id] && addrs[id] != 0;
+	gather_callers(kf);
 	kf->kprobe_pmu = !access(KPROBE_PMU_PATH, R_OK);
 	/*
 	 * fentry attaches through the kernel's own BTF, which --btf is not;

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include "pcptop.h"
 #include "progs.h"
 #include "pcptop.skel.h"
 
@@ -49,6 +50,17 @@ const struct probe_progs probe_progs[NR_PROBES] = {
 	[PROBE_FREE] = { {
 		FN_PROGS(fe_free, fx_free, kp_free, kr_free),
 	} },
+	[PROBE_RECLAIM] = { {
+		TP_PROGS(tp_reclaim_begin),
+		TP_EXIT_PROGS(tp_reclaim_end),
+	} },
+	/* its entry is the tracepoint in every mode (fn_entry_tp) */
+	[PROBE_COMPACT] = { {
+		[SLOT_FEXIT] = PROG(fx_compact),
+		[SLOT_KRETPROBE] = PROG(kr_compact),
+		TP_PROGS(tp_compact_try),
+		TP_EXIT_PROGS(tp_compact_end),
+	} },
 	[PROBE_IRQ_TIME] = { {
 		TP_PROGS(tp_irq_entry),
 		TP_EXIT_PROGS(tp_irq_exit),
@@ -60,6 +72,9 @@ const struct probe_progs probe_progs[NR_PROBES] = {
 	[PROBE_LOCK_WAIT] = { {
 		TP_PROGS(tp_lock_begin),
 		TP_EXIT_PROGS(tp_lock_end),
+	} },
+	[PROBE_BULK_ORDER] = { {
+		TP_PROGS(tp_drain_order),
 	} },
 };
 
@@ -88,19 +103,24 @@ const char *prog_slot_name(enum prog_slot s)
 
 void prog_need(int id, enum probe_mode m, bool raw_tp, struct prog_need *n)
 {
+	bool entry_tp = id >= 0 && id < NR_PROBES &&
+			probe_table[id].fn_entry_tp;
+
 	n->entry = n->exit = SLOT_NONE;
 	switch (m) {
 	case MODE_FENTRY:
-		n->entry = SLOT_FENTRY;
+		n->entry = entry_tp ? (raw_tp ? SLOT_RAW_TP : SLOT_TP) :
+				      SLOT_FENTRY;
 		n->exit = SLOT_FEXIT;
 		break;
 	case MODE_KPROBE:
-		n->entry = SLOT_KPROBE;
+		n->entry = entry_tp ? (raw_tp ? SLOT_RAW_TP : SLOT_TP) :
+				      SLOT_KPROBE;
 		n->exit = SLOT_KRETPROBE;
 		break;
 	case MODE_TRACEPOINT:
 		n->entry = raw_tp ? SLOT_RAW_TP : SLOT_TP;
-		/* only a support probe's stand-in is a pair of tracepoints */
+		/* a support probe's or a stall's: a pair of tracepoints */
 		if (id >= 0 && id < NR_PROBES && probe_table[id].tp_exit)
 			n->exit = raw_tp ? SLOT_RAW_TP_EXIT : SLOT_TP_EXIT;
 		break;

@@ -13,7 +13,8 @@
 
 /*
  * Every kallsyms name a start-up looks up, in one pass over the file: the
- * kprobe candidates of every probe and the scale patch's symbols.
+ * kprobe candidates of every probe, the scale patch's symbols and the
+ * drain callers' functions.
  */
 static void prefetch_kallsyms(void)
 {
@@ -27,6 +28,8 @@ static void prefetch_kallsyms(void)
 				names[n++] = probe_table[id].fns[i];
 	for (i = 0; i < SCALE_KALLSYMS_NSYMS && n < KALLSYMS_CACHE_MAX; i++)
 		names[n++] = scale_kallsyms_syms[i];
+	for (i = 0; i < nr_drain_caller_syms && n < KALLSYMS_CACHE_MAX; i++)
+		names[n++] = drain_caller_syms[i].name;
 	proc_path(path, sizeof(path), LIVE_ROOT, "proc/kallsyms");
 	/* without it every lookup reads the file itself: slower, no worse */
 	kallsyms_prefetch(path, names, n);

@@ -31,6 +31,7 @@ void info_usage(FILE *f)
 		"  -m, --mode MODE  auto (default), fentry, kprobe or tracepoint\n"
 		"      --exact-free-high  probe every free for an exact free_high\n"
 		"      --latency        probe every allocation and free for their latency\n"
+		"      --page-orders    hook every bulk-freed page for its order\n"
 		"      --btf FILE       this kernel's BTF, where /sys/kernel/btf is missing\n"
 		"  -v, --verbose    libbpf's log on stderr\n"
 		"  -h, --help       this text\n");

@@ -69,6 +69,7 @@ void top_usage(FILE *f)
 		"                        exact free_high counts on 6.7+ (costs more: see\n"
 		"                        docs/PERFORMANCE.md)\n"
 		"      --latency         time every allocation and free (costly)\n"
+		"      --page-orders     count every bulk-freed page at its order\n"
 		"      --btf FILE        this kernel's BTF, where /sys/kernel/btf is missing\n"
 		"  -v, --verbose         libbpf's log on stderr\n"
 		"  -h, --help            this text\n"

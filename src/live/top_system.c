@@ -3,9 +3,13 @@
  * The sampled figures in the live view, placed by their figtab row: a
  * LIVE_HEADER figure is a word on the header's system line, a LIVE_PANE
  * figure a line of the system pane, zone by zone. Machine-wide figures
- * have no CPU or zone row of the table to go to.
+ * have no CPU or zone row of the table to go to; neither have the BPF
+ * figures of the whole machine placed there (splits, stalls), which the
+ * pane shows over every CPU and zone.
  */
 #include <string.h>
+#include "figures.h"
+#include "units.h"
 #include "samples.h"
 #include "top.h"
 
@@ -17,8 +21,11 @@
 static bool placed(const struct top_ctx *c, const struct fig_desc *d,
 		   enum live_place where)
 {
-	return d->type == FIG_SAMPLED && d->live == where &&
-	       facts_fig_shown(c->facts, d);
+	bool bpf_row = d->type == FIG_SPLIT || d->type == FIG_TIME;
+
+	/* a BPF figure has a pane line, never a word on the header */
+	return (d->type == FIG_SAMPLED || (bpf_row && where == LIVE_PANE)) &&
+	       d->live == where && facts_fig_shown(c->facts, d);
 }
 
 static bool any_placed(const struct top_ctx *c, enum live_place where)
@@ -111,19 +118,66 @@ static void pane_line(struct top_frame *f, const struct top_ctx *c,
 	top_frame_add(f, 0, "%s", buf);
 }
 
+/*
+ * "bulk_free_by_order  1234 pages  0 1000  1 0 ..." or
+ * "reclaim_stall_ns  17 times  p99 <= 1.0ms  max 7.5ms": the interval,
+ * every CPU and zone
+ */
+static void bpf_pane_line(struct top_frame *f, const struct top_data *d,
+			  const struct fig_desc *fd, const struct figures *all)
+{
+	char buf[TOP_LINE_LEN], num[TOP_NUM_LEN], ns[TOP_NUM_LEN];
+	int n, k;
+
+	if (fd->type == FIG_TIME) {
+		top_fmt_num(num, SYS_VAL_W,
+			    d->secs > 0 ? (double)all->hist[fd->hist].samples :
+					  TOP_NA);
+		n = snprintf(buf, sizeof(buf), "  %-*s %*s %-5s", SYS_KEY_W,
+			     fd->key, SYS_VAL_W, num, "times");
+		top_fmt_ns(ns, sizeof(ns),
+			   (double)fig_pct_capped(fd, all, PCT_TAIL));
+		n += snprintf(buf + n, sizeof(buf) - n, "  p99 <= %s", ns);
+		top_fmt_ns(ns, sizeof(ns), (double)fig_max(fd, all));
+		snprintf(buf + n, sizeof(buf) - n, "  max %s", ns);
+		top_frame_add(f, 0, "%s", buf);
+		return;
+	}
+	top_fmt_num(num, SYS_VAL_W,
+		    d->secs > 0 ? (double)fig_split_total(fd, all) : TOP_NA);
+	n = snprintf(buf, sizeof(buf), "  %-*s %*s %-5s", SYS_KEY_W, fd->key,
+		     SYS_VAL_W, num, fd->unit);
+	for (k = 0; k < fig_nr_parts(fd) && n < (int)sizeof(buf); k++) {
+		top_fmt_num(num, SYS_ZONE_W,
+			    d->secs > 0 ? (double)fig_part(fd, k, all) :
+					  TOP_NA);
+		n += snprintf(buf + n, sizeof(buf) - n, "  %s %s",
+			      fd->parts[k].key, num);
+	}
+	top_frame_add(f, 0, "%s", buf);
+}
+
 void top_system_pane(struct top_frame *f, const struct top_ctx *c,
 		     const struct top_view *v, const struct top_data *d,
 		     int height)
 {
+	/* large, and one pane is drawn at a time */
+	static struct figures all;
 	int i, lines = 1;
 
+	figures_compute(d->snap, SNAP_ALL, SNAP_ALL, &all);
 	top_frame_add(f, TA_BOLD, "system, sampled each interval (%s)%s",
 		      "counters: the interval's increase; levels: at its end",
 		      v->batch ? "" : "   H/Tab: switch");
 	for (i = 0; i < nr_figs && (!height || lines < height); i++) {
-		if (!placed(c, &fig_table[i], LIVE_PANE))
+		const struct fig_desc *fd = &fig_table[i];
+
+		if (!placed(c, fd, LIVE_PANE))
 			continue;
-		pane_line(f, c, d, &fig_table[i]);
+		if (fd->type == FIG_SAMPLED)
+			pane_line(f, c, d, fd);
+		else
+			bpf_pane_line(f, d, fd, &all);
 		lines++;
 	}
 }

@@ -13,6 +13,7 @@ struct per_iv {
 	int counter; /* a counter of the points, or -1 */
 	int counter2; /* another one added to it, or -1 */
 	int over; /* FIG_BATCH avg: divided by this counter */
+	int part; /* FIG_SPLIT: a part's slot in the points, or -1 */
 };
 
 /* point i's value, NaN when it has none (an average of no events) */
@@ -25,6 +26,8 @@ static double iv_value(const struct per_iv *pv, int i)
 		v = rec_point_sample(pv->s, i, pv->d);
 		return v == REC_SAMPLE_ABSENT ? NAN : (double)v;
 	}
+	if (pv->part >= 0)
+		return (double)p->parts[pv->part];
 	if (pv->over >= 0)
 		return p->cnt[pv->over] ? (double)p->cnt[pv->counter] /
 						  (double)p->cnt[pv->over] :
@@ -111,7 +114,7 @@ static void batch_metrics(const struct rec_summary *s, const struct fig_desc *d,
 			  bool on, struct out *o)
 {
 	const struct figures *t = &s->total;
-	struct per_iv pv = { s, d, d->events, -1, -1 };
+	struct per_iv pv = { s, d, d->events, -1, -1, -1 };
 	struct rec_metric *m;
 	double rate_scale = s->recorded_s > 0 ? 1 / s->recorded_s : NAN;
 
@@ -140,7 +143,7 @@ static void time_metrics(const struct rec_summary *s, const struct fig_desc *d,
 			 bool on, struct out *o)
 {
 	const struct figures *t = &s->total;
-	struct per_iv pv = { s, d, d->total, -1, -1 };
+	struct per_iv pv = { s, d, d->total, -1, -1, -1 };
 	struct rec_metric *m;
 
 	put_iv(o, d->key, "total", "ns", shown_or_nan(on, fig_total(d, t)),
@@ -155,6 +158,36 @@ static void time_metrics(const struct rec_summary *s, const struct fig_desc *d,
 		m->bound = true;
 	put(o, d->key, "max", "ns", shown_or_nan(on, fig_max(d, t)),
 	    COST_SHAPE);
+	/* a rate of the total just above: how the time came, not more of it */
+	if (d->flags & FIG_PER_S)
+		put_iv(o, d->key, "per_s", "ns",
+		       shown_or_nan(on && s->recorded_s > 0,
+				    (double)fig_total(d, t) / s->recorded_s),
+		       COST_SHAPE, &pv, false,
+		       s->recorded_s > 0 ? 1 / s->recorded_s : NAN);
+}
+
+/*
+ * A split's parts: where its total (another figure's, or the sum) came
+ * from, so shapes, not more of what the run paid
+ */
+static void split_metrics(const struct rec_summary *s, const struct fig_desc *d,
+			  bool on, struct out *o)
+{
+	const char *unit = !strcmp(d->unit, "pages") ? "pages" : "";
+	struct per_iv pv = { s, d, -1, -1, -1, -1 };
+	int k;
+
+	for (k = 0; k < fig_nr_parts(d); k++) {
+		double v = shown_or_nan(on, (double)fig_part(d, k, &s->total));
+
+		pv.part = fig_split_slot(d, k);
+		if (pv.part >= 0)
+			put_iv(o, d->key, d->parts[k].key, unit, v, COST_SHAPE,
+			       &pv, false, 1);
+		else
+			put(o, d->key, d->parts[k].key, unit, v, COST_SHAPE);
+	}
 }
 
 /*
@@ -166,7 +199,7 @@ static void sampled_metrics(const struct rec_summary *s,
 {
 	const struct sample_cell *c = samples_cell(&s->total_smp, d, 0);
 	const char *u = d->sample.unit;
-	struct per_iv pv = { s, d, -1, -1, -1 };
+	struct per_iv pv = { s, d, -1, -1, -1, -1 };
 	double v = sample_value(d, c);
 
 	on = on && sample_present(c);
@@ -191,7 +224,7 @@ static void fig_metrics(const struct rec_summary *s, const struct fig_desc *d,
 			struct out *o)
 {
 	const struct figures *t = &s->total;
-	struct per_iv pv = { s, d, d->total, -1, -1 };
+	struct per_iv pv = { s, d, d->total, -1, -1, -1 };
 	bool on = facts_fig_shown(&s->h.f, d);
 
 	switch (d->type) {
@@ -210,6 +243,9 @@ static void fig_metrics(const struct rec_summary *s, const struct fig_desc *d,
 		break;
 	case FIG_SAMPLED:
 		sampled_metrics(s, d, on, o);
+		break;
+	case FIG_SPLIT:
+		split_metrics(s, d, on, o);
 		break;
 	}
 }
@@ -265,7 +301,7 @@ static void lock_metrics(const struct rec_summary *s,
 	const struct fig_desc *bf = fig_find("bulk_free");
 	const struct fig_desc *rf = fig_find("refill");
 	const struct figures *t = &s->total;
-	struct per_iv pv = { s, NULL, -1, -1, -1 };
+	struct per_iv pv = { s, NULL, -1, -1, -1, -1 };
 	bool on;
 
 	if (!bf || !rf || !set->fig[fig_index(bf)] || !set->fig[fig_index(rf)])

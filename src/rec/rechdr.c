@@ -409,6 +409,21 @@ static int header_record(struct rcur *c, uint16_t tag, void *ctx)
 	return c->bad ? -EBADMSG : 0;
 }
 
+/* the counters and histograms the file holds: a figure needs its own */
+static void kept_arrays(struct rec_header *h)
+{
+	uint32_t i;
+
+	memset(h->f.counted, 0, sizeof(h->f.counted));
+	memset(h->f.hist_kept, 0, sizeof(h->f.hist_kept));
+	for (i = 0; i < h->dims.nr_counters && i < REC_MAX_COUNTERS; i++)
+		if (h->cnt_map[i] >= 0 && h->cnt_map[i] < NR_PCPTOP_COUNTERS)
+			h->f.counted[h->cnt_map[i]] = true;
+	for (i = 0; i < h->dims.nr_hists && i < REC_MAX_DIM; i++)
+		if (h->hist_map[i] >= 0 && h->hist_map[i] < NR_PCPTOP_HISTS)
+			h->f.hist_kept[h->hist_map[i]] = true;
+}
+
 int rec_header_decode(const void *p, size_t len, struct rec_header *h,
 		      char *msg, size_t msglen)
 {
@@ -434,6 +449,7 @@ int rec_header_decode(const void *p, size_t len, struct rec_header *h,
 		h->have_names = hc.have_counter_names;
 		if (!h->have_names)
 			rec_legacy_maps(h);
+		kept_arrays(h);
 	}
 	if (err)
 		rec_header_free(h);

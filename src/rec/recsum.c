@@ -52,6 +52,19 @@ int64_t rec_point_sample(const struct rec_summary *s, int i,
 	return s->sv[(size_t)i * nr_figs + fig_index(d)];
 }
 
+/* point p's split parts, added to what it holds (a merged interval) */
+static void point_parts(struct rec_point *p, const struct figures *f)
+{
+	int i, k, slot;
+
+	for (i = 0; i < nr_figs; i++)
+		for (k = 0; k < fig_nr_parts(&fig_table[i]); k++) {
+			slot = fig_split_slot(&fig_table[i], k);
+			if (slot >= 0)
+				p->parts[slot] += fig_part(&fig_table[i], k, f);
+		}
+}
+
 /*
  * An interval shorter than half the nominal one (the last, cut short when
  * the command exits) joins the point before it: its counts over a few
@@ -72,6 +85,7 @@ static bool merge_short(struct rec_summary *s, const struct rec_interval *iv,
 	p->secs += (double)len / (double)NSEC_PER_SEC;
 	for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
 		p->cnt[i] += f->cnt[i];
+	point_parts(p, f);
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
 		uint64_t p99 = hist_percentile(f->hist[i].slots,
 					       PCPTOP_HIST_SLOTS, PCT_TAIL);
@@ -113,6 +127,8 @@ static int add_point(struct rec_summary *s, const struct rec_interval *iv,
 	p->secs =
 		(double)(iv->t_end_ns - iv->t_start_ns) / (double)NSEC_PER_SEC;
 	memcpy(p->cnt, f->cnt, sizeof(p->cnt));
+	memset(p->parts, 0, sizeof(p->parts));
+	point_parts(p, f);
 	point_samples(s, s->nr_points - 1, smp, false);
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
 		p->hmax[i] = f->hist[i].max;

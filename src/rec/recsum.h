@@ -17,6 +17,8 @@ struct rec_point {
 	double t; /* end of the interval, seconds since the start */
 	double secs; /* its length */
 	uint64_t cnt[NR_PCPTOP_COUNTERS];
+	/* each FIG_SPLIT part, by fig_split_slot() */
+	uint64_t parts[FIGTAB_MAX_SPLIT_VALUES];
 	uint64_t hmax[NR_PCPTOP_HISTS];
 	uint64_t hp99[NR_PCPTOP_HISTS]; /* log2 bucket bound */
 };

@@ -74,9 +74,13 @@ static void json_hooks(struct json_writer *w, const struct fact_probe *p)
 	switch (d ? p->mode : MODE_NONE) {
 	case MODE_FENTRY:
 	case MODE_KPROBE:
-		snprintf(h, sizeof(h), "%s:%s",
-			 p->mode == MODE_FENTRY ? "fentry" : "kprobe",
-			 p->target);
+		/* its calls start at its tracepoint (probe_desc.fn_entry_tp) */
+		if (d->fn_entry_tp)
+			snprintf(h, sizeof(h), "tp:%s", d->tp);
+		else
+			snprintf(h, sizeof(h), "%s:%s",
+				 p->mode == MODE_FENTRY ? "fentry" : "kprobe",
+				 p->target);
 		json_str(w, NULL, h);
 		snprintf(h, sizeof(h), "%s:%s",
 			 p->mode == MODE_FENTRY ? "fexit" : "kretprobe",

@@ -114,6 +114,21 @@ void json_hist(struct json_writer *w, int h, const struct figures *f)
 	json_obj_end(w);
 }
 
+/* a split: its total, and each part under its own key */
+static void json_split(struct json_writer *w, const struct facts *fa,
+		       const struct fig_desc *d, const struct figures *f)
+{
+	int k;
+
+	json_str(w, "unit", d->unit);
+	json_u64(w, "total", fig_split_total(d, f));
+	json_obj_begin(w, "parts");
+	for (k = 0; k < fig_nr_parts(d); k++)
+		json_u64(w, d->parts[k].key, fig_part(d, k, f));
+	json_obj_end(w);
+	json_bool(w, "estimated", facts_pages_estimated(fa, d));
+}
+
 static void json_bpf_figure(struct json_writer *w, const struct facts *fa,
 			    const struct fig_desc *d, const struct figures *f,
 			    double secs)
@@ -145,7 +160,12 @@ static void json_bpf_figure(struct json_writer *w, const struct facts *fa,
 			 d->hist >= 0 ? f->hist[d->hist].samples : 0);
 		if (d->events >= 0)
 			json_u64(w, d->events_key, fig_events(d, f));
+		if ((d->flags & FIG_PER_S) && secs > 0)
+			json_double(w, "per_s", (double)fig_total(d, f) / secs);
 		json_bool(w, "estimated", estimated);
+		break;
+	case FIG_SPLIT:
+		json_split(w, fa, d, f);
 		break;
 	case FIG_CHECK:
 		json_u64(w, d->pages_key, fig_pages(d, f));

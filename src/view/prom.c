@@ -215,6 +215,25 @@ static void write_sampled(FILE *f, const struct fig_desc *d,
 			zone_sample(f, d, fa, s, name, z, o);
 }
 
+/* a split: one counter, a line a part, the part's key its label */
+static void write_split(FILE *f, const struct fig_desc *d,
+			const struct facts *fa, const struct figures *t)
+{
+	bool est = facts_pages_estimated(fa, d);
+	int k;
+
+	if (!d->prom_total)
+		return;
+	head(f, d->prom_total, "counter", d->prom_total_help);
+	for (k = 0; k < fig_nr_parts(d); k++) {
+		fprintf(f, "%s{%s=\"", d->prom_total, d->part_label);
+		put_label(f, d->parts[k].key);
+		fprintf(f, "\",estimated=\"%s\"} %llu\n",
+			est ? "true" : "false",
+			(unsigned long long)fig_part(d, k, t));
+	}
+}
+
 /*
  * What batching costs, for a fleet: refills by migratetype, and with
  * --latency the mean allocation and free latency by path.
@@ -272,6 +291,10 @@ void prom_write(FILE *f, const struct prom_state *ps,
 			continue;
 		if (d->type == FIG_SAMPLED) {
 			write_sampled(f, d, fa, &ps->smp);
+			continue;
+		}
+		if (d->type == FIG_SPLIT) {
+			write_split(f, d, fa, t);
 			continue;
 		}
 		counter(f, d->prom_events, d->prom_events_help,

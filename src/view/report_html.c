@@ -164,6 +164,31 @@ static void warnings(FILE *f, const struct rec_summary *s)
 	fputs("; the readable prefix is shown.</p>\n", f);
 }
 
+/* the splits: a row each, its parts and their total */
+static void splits_table(FILE *f, const struct rec_summary *s)
+{
+	const struct figures *t = &s->total;
+	int i, k, n = 0;
+
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+
+		if (d->type != FIG_SPLIT || !facts_fig_shown(&s->h.f, d))
+			continue;
+		if (!n++)
+			fputs("<table>\n", f);
+		fprintf(f, "<tr><th>%s</th><td>%llu %s%s</td>", d->key,
+			(unsigned long long)fig_split_total(d, t), d->unit,
+			facts_pages_estimated(&s->h.f, d) ? " ~" : "");
+		for (k = 0; k < fig_nr_parts(d); k++)
+			fprintf(f, "<td>%s %llu</td>", d->parts[k].key,
+				(unsigned long long)fig_part(d, k, t));
+		fputs("</tr>\n", f);
+	}
+	if (n)
+		fputs("</table>\n", f);
+}
+
 static void totals_table(FILE *f, const struct rec_summary *s)
 {
 	const struct figures *t = &s->total;
@@ -194,13 +219,19 @@ static void totals_table(FILE *f, const struct rec_summary *s)
 		fputs("<p>", f);
 		html_esc(f, d->title);
 		fprintf(f,
-			"%s: p50 &le; %llu ns, p99 &le; %llu ns, max %llu ns, total %.1f ms.</p>\n",
+			"%s: p50 &le; %llu ns, p99 &le; %llu ns, max %llu ns, total %.1f ms",
 			rec_events_estimated(s, d) ? " ~" : "",
 			(unsigned long long)fig_pct(d, t, PCT_MEDIAN),
 			(unsigned long long)fig_pct(d, t, PCT_TAIL),
 			(unsigned long long)fig_max(d, t),
 			(double)fig_total(d, t) / (double)NSEC_PER_MSEC);
+		if (d->flags & FIG_PER_S)
+			fprintf(f, ", %.3f ms/s",
+				(double)fig_total(d, t) /
+					(double)NSEC_PER_MSEC / secs);
+		fputs(".</p>\n", f);
 	}
+	splits_table(f, s);
 }
 
 static bool sampled_shown(const struct rec_summary *const *s, int n,

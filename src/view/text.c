@@ -45,6 +45,20 @@ static const struct widths span_widths[] = {
 	[TEXT_RUN] = { 12, 14 },
 };
 
+/* "  bulk_free_by_order: 1250 pages: 0 1000, 1 50, 2 0, 3 200, thp 0" */
+static void split(FILE *out, const struct fig_desc *d, const struct facts *fa,
+		  const struct figures *f)
+{
+	int k;
+
+	fprintf(out, "  %s: %llu%s %s:", d->key,
+		(unsigned long long)fig_split_total(d, f),
+		mark(facts_pages_estimated(fa, d)), d->unit);
+	for (k = 0; k < fig_nr_parts(d); k++)
+		fprintf(out, "%s %s %llu", k ? "," : "", d->parts[k].key,
+			(unsigned long long)fig_part(d, k, f));
+}
+
 static void row(FILE *out, const struct fig_desc *d, const struct facts *fa,
 		const struct figures *f, double secs, enum text_span span)
 {
@@ -70,6 +84,11 @@ static void row(FILE *out, const struct fig_desc *d, const struct facts *fa,
 			fprintf(out, ", total %.1f ms",
 				(double)fig_total(d, f) /
 					(double)NSEC_PER_MSEC);
+		/* ms a second: on one CPU, the share of its time */
+		if ((d->flags & FIG_PER_S) && secs > 0)
+			fprintf(out, ", %.3f ms/s",
+				(double)fig_total(d, f) /
+					(double)NSEC_PER_MSEC / secs);
 		if (d->events >= 0)
 			fprintf(out, ", %llu %s",
 				(unsigned long long)fig_events(d, f),
@@ -82,6 +101,9 @@ static void row(FILE *out, const struct fig_desc *d, const struct facts *fa,
 	case FIG_COUNT:
 		fprintf(out, "  %s: %llu (%s)", d->key,
 			(unsigned long long)fig_total(d, f), d->title);
+		break;
+	case FIG_SPLIT:
+		split(out, d, fa, f);
 		break;
 	case FIG_SAMPLED:
 		/* text_sampled() prints them */

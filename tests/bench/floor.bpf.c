@@ -3,7 +3,8 @@
  * The floor of what watching costs: on the same hooks pcptop attaches, a
  * program that only counts its runs. make bench compares pcptop's cost
  * with this one's; the hooks are set at run time (tests/bench/floor.c),
- * eight of each kind, enough for every mode pcptop has.
+ * eight of each kind of function probe and sixteen tracepoints, enough for
+ * every mode pcptop has (6.12's default mode: ten tracepoints).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -265,6 +266,54 @@ int BPF_PROG(tb6)
 
 SEC("tp_btf")
 int BPF_PROG(tb7)
+{
+	return hit();
+}
+
+SEC("tp_btf")
+int BPF_PROG(tb8)
+{
+	return hit();
+}
+
+SEC("tp_btf")
+int BPF_PROG(tb9)
+{
+	return hit();
+}
+
+SEC("tp_btf")
+int BPF_PROG(tb10)
+{
+	return hit();
+}
+
+SEC("tp_btf")
+int BPF_PROG(tb11)
+{
+	return hit();
+}
+
+SEC("tp_btf")
+int BPF_PROG(tb12)
+{
+	return hit();
+}
+
+SEC("tp_btf")
+int BPF_PROG(tb13)
+{
+	return hit();
+}
+
+SEC("tp_btf")
+int BPF_PROG(tb14)
+{
+	return hit();
+}
+
+SEC("tp_btf")
+int BPF_PROG(tb15)
 {
 	return hit();
 }

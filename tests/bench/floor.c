@@ -19,8 +19,10 @@
 #include <bpf/libbpf.h>
 #include "floor.skel.h"
 
-#define PER_KIND 8
-#define MAX_HOOKS (5 * PER_KIND)
+/* programs of each kind in floor.bpf.c */
+#define PER_FN_KIND 8
+#define PER_TP 16
+#define MAX_HOOKS (4 * PER_FN_KIND + PER_TP)
 
 static volatile sig_atomic_t stop;
 
@@ -32,15 +34,16 @@ static void on_signal(int sig)
 struct kind {
 	const char *prefix;
 	const char *prog; /* program name stem in floor.bpf.c */
+	int max; /* programs of the stem there */
 	int used;
 };
 
 static struct kind kinds[] = {
-	{ .prefix = "fentry:", .prog = "fe" },
-	{ .prefix = "fexit:", .prog = "fx" },
-	{ .prefix = "kprobe:", .prog = "kp" },
-	{ .prefix = "kretprobe:", .prog = "kr" },
-	{ .prefix = "tp:", .prog = "tb" },
+	{ .prefix = "fentry:", .prog = "fe", .max = PER_FN_KIND },
+	{ .prefix = "fexit:", .prog = "fx", .max = PER_FN_KIND },
+	{ .prefix = "kprobe:", .prog = "kp", .max = PER_FN_KIND },
+	{ .prefix = "kretprobe:", .prog = "kr", .max = PER_FN_KIND },
+	{ .prefix = "tp:", .prog = "tb", .max = PER_TP },
 };
 
 #define NR_KINDS (sizeof(kinds) / sizeof(kinds[0]))
@@ -78,7 +81,7 @@ int main(int argc, char **argv)
 			if (!strncmp(argv[i], kinds[k].prefix,
 				     strlen(kinds[k].prefix)))
 				break;
-		if (k == (int)NR_KINDS || kinds[k].used >= PER_KIND) {
+		if (k == (int)NR_KINDS || kinds[k].used >= kinds[k].max) {
 			fprintf(stderr, "floor: bad hook '%s'\n", argv[i]);
 			floor_bpf__destroy(skel);
 			return 2;

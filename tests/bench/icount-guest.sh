@@ -8,12 +8,13 @@
 # kernel's work. Observers: none, pcptop in its default mode, pcptop in
 # each forced mode, pcptop with --exact-free-high (a probe on the commit
 # function, which runs per page freed), pcptop with --latency (the
-# allocator's entry points, every allocation and free), and floor
+# allocator's entry points, every allocation and free), pcptop with
+# --page-orders (a tracepoint on every bulk-freed page), and floor
 # (count-only programs on the default mode's hooks). Prints
 # "BENCH:WORKLOAD:OBSERVER:REP:NS" or "BENCH:WORKLOAD:OBSERVER:REP:n/a REASON".
 #
 REPS=3
-OBSERVERS="none default tracepoint kprobe fentry exact latency floor"
+OBSERVERS="none default tracepoint kprobe fentry exact latency orders floor"
 
 # until pid holds BPF links and their number holds still for a second
 wait_links() {
@@ -67,6 +68,7 @@ for w in churn bonnie; do
 			default) pcptop stat -i 3600 -c 1 -H >/tmp/obs.out 2>&1 & pid=$! ;;
 			exact) pcptop stat --exact-free-high -i 3600 -c 1 -H >/tmp/obs.out 2>&1 & pid=$! ;;
 			latency) pcptop stat --latency -i 3600 -c 1 -H >/tmp/obs.out 2>&1 & pid=$! ;;
+			orders) pcptop stat --page-orders -i 3600 -c 1 -H >/tmp/obs.out 2>&1 & pid=$! ;;
 			*) pcptop stat --mode $o -i 3600 -c 1 -H >/tmp/obs.out 2>&1 & pid=$! ;;
 			esac
 			if [ -n "$pid" ] && ! wait_links "$pid"; then

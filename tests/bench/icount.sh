@@ -67,10 +67,10 @@ for k in "${KERNELS[@]}"; do
 		$4 ~ /^[0-9]+$/ { vals[$1 ":" $2] = vals[$1 ":" $2] " " $4; seen[$1] = 1 }
 		$4 !~ /^[0-9]+$/ { na[$1 ":" $2] = $4 }
 		END {
-			split("none default tracepoint kprobe fentry exact latency floor", obs, " ")
+			split("none default tracepoint kprobe fentry exact latency orders floor", obs, " ")
 			for (w in seen) {
 				base = median(w ":none"); fl = median(w ":floor")
-				for (i = 1; i <= 8; i++) {
+				for (i = 1; i <= 9; i++) {
 					key = w ":" obs[i]
 					if (!(key in vals)) {
 						printf "| %s | %s | %s | %s | | |\n", k, w, obs[i], na[key]
@@ -78,7 +78,7 @@ for k in "${KERNELS[@]}"; do
 					}
 					m = median(key)
 					add = base ? (m - base) * 100 / base : 0
-					vs = (fl > base && obs[i] != "none" && obs[i] != "floor" && obs[i] != "exact" && obs[i] != "latency") ? \
+					vs = (fl > base && obs[i] != "none" && obs[i] != "floor" && obs[i] != "exact" && obs[i] != "latency" && obs[i] != "orders") ? \
 						sprintf("%.2fx", (m - base) / (fl - base)) : ""
 					printf "| %s | %s | %s | %.3f | %+.2f %% | %s |\n", k, w, obs[i], m / 1e9, add, vs
 				}

@@ -303,6 +303,9 @@ else
 	fail recursion_misses "$got" ">=$mk" "fdinfo recursion_misses at the command's end"
 fi
 
+# issue 20's figures: by order, reason and caller, and the stalls
+. "$(dirname "${BASH_SOURCE[0]}")/check_where.sh"
+
 # the scale: what pcptop infers is never above what the kernel runs with
 lb=$(pj .scale.inferred_at_least)
 ex=$(pj .scale.inferred_exact)

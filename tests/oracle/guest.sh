@@ -32,7 +32,7 @@ T=/sys/kernel/tracing
 G=pcpo
 TMPD=/tmp/oracle
 # the hist files snapshotted, as SOURCE=path below $T/events
-HISTS="drain_order=kmem/mm_page_pcpu_drain refill_order=kmem/mm_page_alloc_zone_locked bulk=$G/pfb bulk_lat=synthetic/pcpo_bulklat drain=$G/dpz decay=$G/dph refill=synthetic/pcpo_refill refill_calls=$G/rmb alloc=$G/pal free=$G/pfr alloc_lat=synthetic/pcpo_alloclat free_lat=synthetic/pcpo_freelat"
+HISTS="drain_order=kmem/mm_page_pcpu_drain refill_order=kmem/mm_page_alloc_zone_locked bulk=$G/pfb bulk_lat=synthetic/pcpo_bulklat drain=$G/dpz decay=$G/dph refill=synthetic/pcpo_refill refill_calls=$G/rmb alloc=$G/pal free=$G/pfr alloc_lat=synthetic/pcpo_alloclat free_lat=synthetic/pcpo_freelat reclaim_lat=synthetic/pcpo_reclaimlat compact_lat=synthetic/pcpo_compactlat"
 
 have() {
 	echo "ORACLE:have:$1:$2"
@@ -67,6 +67,37 @@ ret_event() {
 
 trig() {
 	echo "$2" >>"$T/events/$1/trigger" 2>/dev/null
+}
+
+# What an allocating task waits for, a stall each, paired by task (a
+# stall sleeps and migrates): direct reclaim between its two tracepoints,
+# direct compaction from try_to_compact_pages()'s entry to its return,
+# when that is not COMPACT_SKIPPED (1 on 6.1-6.18), as the kernel counts
+# compact_stall.
+stall_events() {
+	if echo 'pcpo_reclaimlat u64 lat' >>$T/synthetic_events 2>/dev/null &&
+	   trig vmscan/mm_vmscan_direct_reclaim_begin 'hist:keys=common_pid:ts0=common_timestamp' &&
+	   trig vmscan/mm_vmscan_direct_reclaim_end 'hist:keys=common_pid:lat=common_timestamp-$ts0:onmatch(vmscan.mm_vmscan_direct_reclaim_begin).trace(pcpo_reclaimlat,$lat)' &&
+	   trig synthetic/pcpo_reclaimlat 'hist:keys=lat.log2:vals=hitcount'; then
+		have reclaim_lat yes
+	else
+		have reclaim_lat "no (synthetic event on the direct reclaim tracepoints refused)"
+	fi
+	if ! probeable try_to_compact_pages; then
+		have compact_lat "no (try_to_compact_pages is not probeable)"
+		return
+	fi
+	f=$(fn_event tcp try_to_compact_pages '' '')
+	if [ "$f" != none ] &&
+	   ret_event tcpx try_to_compact_pages "$f" 'ret=$retval:s32' &&
+	   echo 'pcpo_compactlat u64 lat; s32 ret' >>$T/synthetic_events 2>/dev/null &&
+	   trig $G/tcp 'hist:keys=common_pid:ts0=common_timestamp' &&
+	   trig $G/tcpx 'hist:keys=common_pid:lat=common_timestamp-$ts0,r=ret:onmatch('$G'.tcp).trace(pcpo_compactlat,$lat,$r)' &&
+	   trig synthetic/pcpo_compactlat 'hist:keys=lat.log2:vals=hitcount if ret != 1'; then
+		have compact_lat "yes $f"
+	else
+		have compact_lat "no (synthetic latency event on try_to_compact_pages refused)"
+	fi
 }
 
 setup() {
@@ -178,13 +209,17 @@ setup() {
 		done
 	fi
 
-	for e in pfb pfbx dpz dph rmb rmbx pal palx pfr pfrx; do
+	stall_events
+
+	for e in pfb pfbx dpz dph rmb rmbx pal palx pfr pfrx tcp tcpx; do
 		[ -e $T/events/$G/$e/enable ] && echo 1 >$T/events/$G/$e/enable
 	done
 	[ -e $T/events/synthetic/pcpo_bulklat/enable ] &&
 		echo 1 >$T/events/synthetic/pcpo_bulklat/enable
-	[ -e $T/events/synthetic/pcpo_refill/enable ] &&
-		echo 1 >$T/events/synthetic/pcpo_refill/enable
+	for e in pcpo_refill pcpo_reclaimlat pcpo_compactlat; do
+		[ -e $T/events/synthetic/$e/enable ] &&
+			echo 1 >$T/events/synthetic/$e/enable
+	done
 	if [ -r /proc/pcp_oracle ]; then
 		have proc yes
 	else
@@ -271,6 +306,28 @@ load() {
 		fi
 		c=$((c + 1))
 	done
+	# stalls. Compaction: nearly all free memory cut into order-0 holes,
+	# then more order-2 pipe_buffer arrays (kmalloc_large, unmovable, with
+	# direct reclaim allowed) than the rest of it holds: they compact
+	# directly, THP or not (THP is off in these boots)
+	at stalls
+	free=$(sed -n 's/^MemFree: *\([0-9]*\) kB/\1/p' /proc/meminfo)
+	hog -f $((free * 97 / 100 / 1024)) -s 6 2>&1 | sed 's/^/ORACLE:load:holes:/' &
+	hp=$!
+	sleep 3
+	ulimit -n 4096
+	for i in 1 2 3; do
+		pipes -p 1000 -n 2 -k 4 2>&1 | sed 's/^/ORACLE:load:pipes in holes:/' &
+	done
+	wait
+	avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo)
+	# Reclaim: dentries its shrinkers can free, so that it makes
+	# progress and the allocator drains the pcp lists when it still
+	# fails, then anonymous memory past what is free, until the OOM
+	# killer takes the hog (oom_score_adj 1000)
+	hog -d "${ORACLE_DENTRIES:-200000}" -m $((avail * 120 / 100 / 1024)) 2>&1 |
+		sed 's/^/ORACLE:load:reclaim:/'
+	dmesg | grep -c 'Killed process' | sed 's/^/ORACLE:load:oom kills /'
 	# memory pressure: most of what is free, so kswapd and direct
 	# reclaim run (drain_all_pages on a failed attempt)
 	avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo)

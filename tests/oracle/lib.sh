@@ -83,12 +83,14 @@ why_not() {
 	sed -n "s/^ORACLE:have:$1:no (\(.*\))\$/\1/p" "$TMP/lines" | head -n 1
 }
 
-# sum of FIELD of SOURCE at SNAP; KEY restricts to one key; PAGES=1 sums
+# sum of FIELD of SOURCE at SNAP; KEY restricts to one key, ">=N" to keys
+# N and above (every order above the pcp's low ones); PAGES=1 sums
 # value << key (key = order)
 ksum() {
 	local snap=$1 src=$2 field=$3 key=${4:-} pages=${5:-0}
 	awk -v s="$snap" -v src="$src" -v f="$field" -v k="$key" -v p="$pages" '
-		$1 == s && $2 == src && $4 == f && (k == "" || $3 == k) {
+		$1 == s && $2 == src && $4 == f &&
+		(k == "" || $3 == k || (k ~ /^>=/ && $3 + 0 >= substr(k, 3) + 0)) {
 			v = $5
 			if (p) for (i = 0; i < $3; i++) v *= 2
 			t += v

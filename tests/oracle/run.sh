@@ -91,10 +91,10 @@ up-s5     5     1   --exact-free-high   yes
 up-s0     0     1   -                   yes
 s3        3     2   --latency           yes
 smp4-s5   5     4   -                   yes
-kprobe-s5 5     2   --mode,kprobe       yes
+kprobe-s5 5     2   --mode,kprobe,--page-orders yes
 s6        6     2   -                   yes
 s0        0     2   -                   yes
-s5        5     2   --exact-free-high   yes
+s5        5     2   --exact-free-high,--page-orders yes
 tp-s5     5     2   --mode,tracepoint   yes
 s9        9     2   -                   no
 none      none  2   -                   no
@@ -151,7 +151,7 @@ for t in qemu-system-x86_64 cpio gzip jq timeout; do
 		die "missing $t (scripts/deps.sh installs qemu-system-x86 cpio jq)" 2
 done
 [ -x /bin/busybox ] || die "missing /bin/busybox (apt-get install busybox-static)" 2
-for f in pcptop churn tcpstream pipes; do
+for f in pcptop churn tcpstream pipes hog; do
 	[ -x "$BIN/$f" ] ||
 		die "missing $BIN/$f: run make STATIC=1 OUTPUT=build/vm-x86 all, or pass -b DIR" 2
 done
@@ -181,7 +181,8 @@ stage=$OUT/initrd
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp"
 cp /bin/busybox "$stage/bin/busybox"
-cp "$BIN/pcptop" "$BIN/churn" "$BIN/tcpstream" "$BIN/pipes" "$stage/bin/"
+cp "$BIN/pcptop" "$BIN/churn" "$BIN/tcpstream" "$BIN/pipes" "$BIN/hog" \
+	"$stage/bin/"
 cp "$here/guest.sh" "$stage/bin/oracle-guest.sh"
 cp "$root/tests/vm/kernel/init.sh" "$stage/init"
 chmod 755 "$stage/init" "$stage/bin/"*

@@ -29,6 +29,9 @@ void synth_facts(struct facts *f, enum probe_mode mode, bool cross_check)
 			p->mode = MODE_NONE;
 		if (mode != MODE_TRACEPOINT && probe_table[id].support)
 			p->mode = MODE_TRACEPOINT;
+		/* a probe that is its tracepoints is one in every mode */
+		if (!probe_table[id].fns[0] && !probe_table[id].support)
+			p->mode = MODE_TRACEPOINT;
 		snprintf(p->mode_name, sizeof(p->mode_name), "%s",
 			 probe_mode_name(p->mode));
 		p->estimated = (p->mode == MODE_TRACEPOINT &&
@@ -99,8 +102,15 @@ void synth_figures(struct figures *f, unsigned int seed)
 	int i, s;
 
 	memset(f, 0, sizeof(*f));
-	for (i = 0; i < NR_PCPTOP_COUNTERS; i++)
+	for (i = 0; i < NR_PCPTOP_COUNTERS; i++) {
 		f->cnt[i] = 1000ULL * (i + 1) + seed;
+		/* a counter's order slots add up to it, none alike */
+		for (s = 1; s < PCPTOP_ORDER_SLOTS; s++) {
+			f->ord_cnt[s][i] = 10ULL * s + i;
+			f->ord_cnt[0][i] -= f->ord_cnt[s][i];
+		}
+		f->ord_cnt[0][i] += f->cnt[i];
+	}
 	for (i = 0; i < NR_PCPTOP_HISTS; i++) {
 		for (s = SLOT_FIRST; s <= SLOT_LAST; s++) {
 			f->hist[i].slots[s] = (uint64_t)(i + s + seed);
@@ -159,6 +169,12 @@ void synth_summary(struct rec_summary *s, const char *path,
 		p->t = i + 1;
 		p->secs = 1;
 		memcpy(p->cnt, f.cnt, sizeof(p->cnt));
+		for (c = 0; c < nr_figs; c++)
+			for (k = 0; k < fig_nr_parts(&fig_table[c]); k++)
+				if (fig_split_slot(&fig_table[c], k) >= 0)
+					p->parts[fig_split_slot(&fig_table[c],
+								k)] =
+						fig_part(&fig_table[c], k, &f);
 		for (c = 0; c < NR_PCPTOP_HISTS; c++) {
 			p->hmax[c] = f.hist[c].max;
 			p->hp99[c] = f.hist[c].max;

@@ -85,6 +85,7 @@ static void test_stat_options(void)
 		       "--prom",
 		       "/tmp/x.prom",
 		       "--exact-free-high",
+		       "--page-orders",
 		       NULL };
 	char *help[] = { "stat", "--help", NULL };
 	char *bad_mode[] = { "stat", "-m", "fast", NULL };
@@ -97,6 +98,7 @@ static void test_stat_options(void)
 	CHECK_EQ_INT(o.attach.want, MODE_TRACEPOINT);
 	CHECK(o.attach.cross_check);
 	CHECK(o.attach.exact_free_high);
+	CHECK(o.attach.page_orders && !o.attach.latency);
 	CHECK_EQ_U64(o.attach.run_gap_ns, 2000);
 	CHECK_EQ_STR(o.prom, "/tmp/x.prom");
 	CHECK_EQ_INT(cli_parse_stat(ARGC(help), help, &o), 0);

@@ -89,7 +89,33 @@ static void test_scale_line(void)
 	facts_free(&f);
 }
 
+/*
+ * Pages by order come from the bulk free's own tracepoint, or beside its
+ * function probe from bulk_order, which only --page-orders attaches
+ */
+static void test_by_order_needs_its_probe(void)
+{
+	const struct fig_desc *d = fig_find("bulk_free_by_order");
+	struct fact_probe *bo;
+	struct facts fa;
+
+	REQUIRE(d);
+	synth_facts(&fa, MODE_FENTRY, false);
+	CHECK(facts_fig_shown(&fa, d));
+	bo = (struct fact_probe *)facts_probe(&fa, "bulk_order");
+	REQUIRE(bo);
+	bo->mode = MODE_NONE;
+	CHECK(!facts_fig_shown(&fa, d));
+	CHECK(facts_fig_shown(&fa, fig_find("refill_by_order")));
+	facts_free(&fa);
+	synth_facts(&fa, MODE_TRACEPOINT, false);
+	CHECK_EQ_INT(facts_mode(&fa, PROBE_BULK_ORDER), MODE_NONE);
+	CHECK(facts_fig_shown(&fa, d));
+	facts_free(&fa);
+}
+
 const struct unit_test facts_tests[] = {
+	TEST(test_by_order_needs_its_probe),
 	TEST(test_zone_names_and_batch),
 	TEST(test_no_bound_from_inference),
 	TEST(test_modes),

@@ -35,6 +35,28 @@ static void test_every_counter_and_hist_is_named_once(void)
 	CHECK(counter_key(NR_PCPTOP_COUNTERS) == NULL);
 }
 
+/*
+ * A split's parts are real counters, at a real order slot, with keys of
+ * their own that can be Prometheus label values; its own BPF parts unused
+ */
+static void split_consistent(const struct fig_desc *d)
+{
+	int k, j, n = fig_nr_parts(d);
+
+	CHECK(n >= 2);
+	CHECK(d->unit && d->part_label && d->prom_total);
+	CHECK(d->events < 0 && d->pages < 0 && d->hist < 0 && d->total < 0);
+	for (k = 0; k < n; k++) {
+		const struct fig_part *p = &d->parts[k];
+
+		CHECK(p->counter >= 0 && p->counter < NR_PCPTOP_COUNTERS);
+		CHECK(p->order >= 0 && p->order <= PCPTOP_ORDER_SLOTS);
+		CHECK(fig_split_slot(d, k) >= 0);
+		for (j = 0; j < k; j++)
+			CHECK(strcmp(p->key, d->parts[j].key));
+	}
+}
+
 /* each row refers to counters and histograms that exist, as its type needs */
 static void test_figures_refer_to_real_counters(void)
 {
@@ -65,7 +87,11 @@ static void test_figures_refer_to_real_counters(void)
 			CHECK(!(d->flags & ~FIG_TL_VALUE));
 			continue;
 		}
-		CHECK(!(d->flags & FIG_TL_VALUE) && d->live == LIVE_NONE);
+		/* a BPF figure of the whole machine may have a pane line */
+		CHECK(!(d->flags & FIG_TL_VALUE));
+		CHECK(d->live == LIVE_NONE ||
+		      (d->live == LIVE_PANE &&
+		       (d->type == FIG_SPLIT || d->type == FIG_TIME)));
 		CHECK(d->probe >= 0 && d->probe < NR_PROBES);
 		CHECK(d->events < NR_PCPTOP_COUNTERS);
 		CHECK(d->pages < NR_PCPTOP_COUNTERS);
@@ -89,6 +115,9 @@ static void test_figures_refer_to_real_counters(void)
 			CHECK(d->total >= 0);
 			break;
 		case FIG_SAMPLED:
+			break;
+		case FIG_SPLIT:
+			split_consistent(d);
 			break;
 		}
 		for (k = 0; k < FIG_MAX_EXTRAS && d->extras[k].key; k++)
@@ -226,12 +255,20 @@ static void test_probe_table(void)
 		CHECK(!d->tp || d->tp_cat);
 		/* programs: test_progs.c */
 		if (d->support) {
-			/* tracepoints only: an entry and an exit */
+			/*
+			 * tracepoints only: an entry and an exit, or one
+			 * beside the one function probe it needs
+			 */
 			CHECK(!d->fns[0] && d->what);
-			CHECK(d->tp && d->tp_exit);
+			CHECK(d->tp && (d->tp_exit || d->beside));
 		} else {
-			CHECK(d->fns[0]);
+			/* a function, or a pair of tracepoints of its own */
+			CHECK(d->fns[0] || (d->tp && d->tp_exit && d->tp_note));
+			CHECK(!d->beside);
 		}
+		CHECK(d->beside >= 0 && d->beside <= NR_PROBES);
+		if (d->beside)
+			CHECK(!probe_table[d->beside - 1].support);
 	}
 	CHECK_EQ_INT(probe_find("nope"), -1);
 	CHECK_EQ_INT(probe_mode_parse("kprobe", &m), 0);

@@ -252,7 +252,38 @@ static void test_names_map_by_name(void)
 	zoneinfo_free(&zi);
 }
 
+/*
+ * What an older pcptop did not count is not shown as zero: the page order
+ * of bulk frees and the stalls are absent (null), while refills by order
+ * come from counters those files kept at their order slots.
+ */
+static void test_old_files_lack_newer_figures(void)
+{
+	static const char *const files[] = { FIXTURE_010, FIXTURE_12 };
+	const struct fig_desc *by_order = fig_find("bulk_free_by_order");
+	const struct fig_desc *refill = fig_find("refill_by_order");
+	const struct fig_desc *stall = fig_find("reclaim_stall_ns");
+	char msg[REC_ERR_LEN];
+	struct rec_summary s;
+	size_t i;
+
+	REQUIRE(by_order && refill && stall);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		REQUIRE(rec_summary_load(fixture(files[i]), &s, msg,
+					 sizeof(msg)) == 0);
+		CHECK(!s.h.f.counted[CNT_BULK_ORDER_PAGES]);
+		CHECK(!facts_fig_shown(&s.h.f, by_order));
+		CHECK(!facts_fig_shown(&s.h.f, stall));
+		CHECK(!facts_hist_shown(&s.h.f, HIST_RECLAIM_STALL_NS));
+		CHECK(facts_fig_shown(&s.h.f, refill));
+		CHECK_EQ_U64(fig_split_total(refill, &s.total),
+			     fig_pages(fig_find("refill"), &s.total));
+		rec_summary_free(&s);
+	}
+}
+
 const struct unit_test fixture_rec_tests[] = {
+	TEST(test_old_files_lack_newer_figures),
 	TEST(test_010_header),
 	TEST(test_010_totals),
 	TEST(test_010_reports),

@@ -66,6 +66,9 @@ static long long text_row(const struct fig_desc *d, const struct figures *f,
 	case FIG_SAMPLED:
 		snprintf(prefix, len, "  %s ", d->key);
 		return (long long)sample_value(d, samples_cell(s, d, 0));
+	case FIG_SPLIT:
+		snprintf(prefix, len, "  %s: ", d->key);
+		return (long long)fig_split_total(d, f);
 	}
 	return -1;
 }
@@ -398,6 +401,12 @@ static void top_in(enum probe_mode mode)
 				  sample_value(fd,
 					       samples_cell(&snap.smp, fd, 0)),
 				  "the live view's system pane");
+		} else if (fd->live == LIVE_PANE) {
+			/* over every CPU and zone: none counted here */
+			char pre[KEY_LEN];
+
+			snprintf(pre, sizeof(pre), "  %s ", fd->key);
+			CHECK_ROW(t, pre, 0, "the live view's system pane");
 		}
 	}
 	capture_free(&c);
@@ -415,7 +424,69 @@ static void test_top_has_every_column(void)
 		top_in(output_modes[m]);
 }
 
+/*
+ * A split's every part, with its value, in stat's text, JSON and --prom,
+ * and the parts add up to the total each prints
+ */
+static void test_splits_show_every_part(void)
+{
+	char k[KEY_LEN], line[OUT_LINE_LEN];
+	struct capture ct, cj, cp;
+	struct prom_state ps;
+	const char *t, *j, *p;
+	struct figures f;
+	struct samples s;
+	struct facts fa;
+	int i, n = 0, x;
+
+	synth_facts(&fa, MODE_FENTRY, false);
+	synth_figures(&f, 1);
+	REQUIRE(!samples_alloc(&s));
+	stat_print_text(capture_open(&ct), &fa, &f, &s, 1.0, true);
+	stat_print_json(capture_open(&cj), &fa, &f, &s, 1.0);
+	prom_init(&ps, NULL, &fa);
+	REQUIRE(!prom_add(&ps, &f, &s, 1.0));
+	prom_write(capture_open(&cp), &ps, &f, 1.0);
+	t = capture_text(&ct);
+	j = capture_text(&cj);
+	p = capture_text(&cp);
+	for (i = 0; i < nr_figs; i++) {
+		const struct fig_desc *d = &fig_table[i];
+		uint64_t sum = 0;
+
+		if (d->type != FIG_SPLIT || !facts_fig_shown(&fa, d))
+			continue;
+		n++;
+		snprintf(k, sizeof(k), "  %s: ", d->key);
+		REQUIRE(out_line(t, k, line));
+		for (x = 0; x < fig_nr_parts(d); x++) {
+			uint64_t v = fig_part(d, x, &f);
+
+			sum += v;
+			CHECK(v > 0);
+			snprintf(k, sizeof(k), " %s %llu", d->parts[x].key,
+				 (unsigned long long)v);
+			CHECK_HAS(line, k, "stat text split");
+			CHECK(out_has_key_number(j, d->parts[x].key,
+						 (long long)v));
+			snprintf(k, sizeof(k), "\n%s{%s=\"%s\",", d->prom_total,
+				 d->part_label, d->parts[x].key);
+			CHECK_HAS(p, k, "--prom split");
+		}
+		CHECK_EQ_U64(sum, fig_split_total(d, &f));
+		CHECK(out_has_number(line, (long long)sum));
+	}
+	CHECK(n >= 3);
+	capture_free(&ct);
+	capture_free(&cj);
+	capture_free(&cp);
+	prom_free(&ps);
+	samples_free(&s);
+	facts_free(&fa);
+}
+
 const struct unit_test output_tests[] = {
+	TEST(test_splits_show_every_part),
 	TEST(test_every_figure_measured_somewhere),
 	TEST(test_stat_text_has_every_figure),
 	TEST(test_stat_json_has_every_figure),

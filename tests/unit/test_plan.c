@@ -223,7 +223,81 @@ static void test_per_page(void)
 	CHECK(!probe_per_page(-1, MODE_TRACEPOINT));
 }
 
+/*
+ * Stalls: direct reclaim is its tracepoints in every mode, exactly;
+ * direct compaction is from its tracepoint to try_to_compact_pages's
+ * return where a function probe attaches (nothing where the tracepoint
+ * is missing), else its tracepoints, estimated, and nothing without
+ * mm_compaction_end. The page-order probe rides beside the bulk free's
+ * function probe only, when --page-orders asks for it; a drain's caller
+ * needs kallsyms, and says so.
+ */
+static void test_stalls_and_bulk_order(void)
+{
+	struct probe_state p[NR_PROBES];
+	struct kernel_facts kf;
+	struct plan_rules r;
+
+	kernel_612(&kf);
+	kf.nr_callers = 1;
+	plan_rules(&r, MODE_AUTO, false);
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_RECLAIM].mode, MODE_TRACEPOINT);
+	CHECK(!p[PROBE_RECLAIM].estimated);
+	CHECK(strstr(
+		p[PROBE_RECLAIM].reason,
+		"mm_vmscan_direct_reclaim_begin and mm_vmscan_direct_reclaim_end"));
+	CHECK_EQ_INT(p[PROBE_COMPACT].mode, MODE_FENTRY);
+	CHECK(!p[PROBE_COMPACT].estimated);
+	CHECK(strstr(
+		p[PROBE_COMPACT].reason,
+		"fexit on try_to_compact_pages from compaction:mm_compaction_try_to_compact_pages"));
+	kf.tp_nargs[PROBE_COMPACT] = -1;
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_COMPACT].mode, MODE_NONE);
+	CHECK(strstr(p[PROBE_COMPACT].reason, "where its calls start"));
+	kernel_612(&kf);
+	kf.nr_callers = 1;
+	attach_plan(&kf, &r, p);
+	/* a hook on every page: only when asked for */
+	CHECK_EQ_INT(p[PROBE_BULK_ORDER].mode, MODE_NONE);
+	CHECK(strstr(p[PROBE_BULK_ORDER].reason, "--page-orders"));
+	CHECK(!strstr(p[PROBE_DRAIN].reason, "callers unknown"));
+	r.opts |= PROBE_OPT_PAGE_ORDERS;
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_BULK_ORDER].mode, MODE_TRACEPOINT);
+
+	plan_rules(&r, MODE_TRACEPOINT, false);
+	r.opts |= PROBE_OPT_PAGE_ORDERS;
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_RECLAIM].mode, MODE_TRACEPOINT);
+	CHECK_EQ_INT(p[PROBE_COMPACT].mode, MODE_TRACEPOINT);
+	CHECK(p[PROBE_COMPACT].estimated);
+	CHECK_EQ_INT(p[PROBE_BULK_ORDER].mode, MODE_NONE);
+	CHECK(strstr(p[PROBE_BULK_ORDER].reason, "bulk free's function"));
+
+	kf.tp_exit_nargs[PROBE_COMPACT] = -1;
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_COMPACT].mode, MODE_NONE);
+	kf.tp_exit_nargs[PROBE_RECLAIM] = -1;
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_RECLAIM].mode, MODE_NONE);
+	CHECK(strstr(p[PROBE_RECLAIM].reason, "no vmscan:"));
+
+	/* the bulk free inlined: the refill's probe keeps the clocks only */
+	kernel_612(&kf);
+	kf.in_btf[PROBE_BULK_FREE] = false;
+	plan_rules(&r, MODE_AUTO, false);
+	r.opts |= PROBE_OPT_PAGE_ORDERS;
+	attach_plan(&kf, &r, p);
+	CHECK_EQ_INT(p[PROBE_REFILL].mode, MODE_FENTRY);
+	CHECK_EQ_INT(p[PROBE_IRQ_TIME].mode, MODE_TRACEPOINT);
+	CHECK_EQ_INT(p[PROBE_BULK_ORDER].mode, MODE_NONE);
+	CHECK(strstr(p[PROBE_DRAIN].reason, "callers unknown"));
+}
+
 const struct unit_test plan_tests[] = {
+	TEST(test_stalls_and_bulk_order),
 	TEST(test_fentry_everywhere),
 	TEST(test_kprobe_after_fentry_refused),
 	TEST(test_tracepoints_without_function_probes),

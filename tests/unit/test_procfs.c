@@ -272,6 +272,72 @@ static void test_kallsyms(void)
 	CHECK_EQ_INT(kallsyms_readable(fixture("cmdline-debian")), -ENOENT);
 }
 
+/*
+ * A symbol's text ends where the next higher address starts: the kernel
+ * lists its own in address order, a module's after them; a module's
+ * symbol is not the kernel's text. A name's compiler parts
+ * (.cold, .constprop.0) are its text too, a longer name is not. The same
+ * from the prefetched pass as from a new one.
+ */
+static int scratch(char *path, size_t len, const char *content);
+
+static int by_lo(const void *a, const void *b)
+{
+	const struct kallsyms_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static void test_kallsyms_ranges(void)
+{
+	static const char *const syms[] = { "free_pcppages_bulk",
+					    "pcp_batch_high_lock",
+					    "rzg2l_wdt_probe", "no_such",
+					    "__alloc_pages_slowpath" };
+	const int n = sizeof(syms) / sizeof(syms[0]);
+	struct kallsyms_range r[8];
+	char path[64];
+	int pass, found;
+
+	REQUIRE(!scratch(
+		path, sizeof(path),
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81001000 t __alloc_pages_slowpath.cold\n"
+		"ffffffff81001100 t other_cold\n"
+		"ffffffff812e4a10 t free_pcppages_bulk\n"
+		"ffffffff812e4a10 t free_pcppages_bulk_alias\n"
+		"ffffffff812e5000 t free_pcppages_bulk_old\n"
+		"ffffffff812e6000 t __alloc_pages_slowpath.constprop.0\n"
+		"ffffffff812e7000 T __alloc_pages_noprof\n"
+		"ffffffff82c61a50 d pcp_batch_high_lock\n"
+		"ffffffffc0a41000 t rzg2l_wdt_probe\t[rzg2l_wdt]\n"));
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			REQUIRE(!kallsyms_prefetch(path, syms, n));
+		REQUIRE(!kallsyms_ranges(path, syms, n, r, 8, &found));
+		REQUIRE(found == 4);
+		/* the cache answers name by name: the order is no promise */
+		qsort(r, found, sizeof(r[0]), by_lo);
+		CHECK_EQ_INT(r[0].sym, 4);
+		CHECK_EQ_U64(r[0].lo, 0xffffffff81001000ULL);
+		CHECK_EQ_U64(r[0].hi, 0xffffffff81001100ULL);
+		CHECK_EQ_INT(r[1].sym, 0);
+		CHECK_EQ_U64(r[1].lo, 0xffffffff812e4a10ULL);
+		CHECK_EQ_U64(r[1].hi, 0xffffffff812e5000ULL);
+		CHECK_EQ_INT(r[2].sym, 4);
+		CHECK_EQ_U64(r[2].lo, 0xffffffff812e6000ULL);
+		CHECK_EQ_U64(r[2].hi, 0xffffffff812e7000ULL);
+		CHECK_EQ_INT(r[3].sym, 1);
+		CHECK_EQ_U64(r[3].hi, 0xffffffffc0a41000ULL);
+	}
+	kallsyms_forget();
+	CHECK(!kallsyms_ranges(path, syms, n, r, 1, &found) && found == 1);
+	unlink(path);
+	REQUIRE(!kallsyms_ranges(fixture("kallsyms-zero"), syms, 1, r, 8,
+				 &found));
+	CHECK_EQ_INT(found, 0);
+}
+
 /* a scratch file with the given content; the caller unlinks path */
 static int scratch(char *path, size_t len, const char *content)
 {
@@ -382,15 +448,10 @@ static void test_read_files(void)
 }
 
 const struct unit_test procfs_tests[] = {
-	TEST(test_proc_path),
-	TEST(test_zoneinfo_618),
-	TEST(test_zoneinfo_61),
-	TEST(test_zoneinfo_errors),
-	TEST(test_pagetypeinfo),
-	TEST(test_kconfig),
-	TEST(test_cmdline),
-	TEST(test_kallsyms),
-	TEST(test_kallsyms_prefetch),
-	TEST(test_read_files),
-	TEST_END,
+	TEST(test_proc_path),	    TEST(test_zoneinfo_618),
+	TEST(test_zoneinfo_61),	    TEST(test_zoneinfo_errors),
+	TEST(test_pagetypeinfo),    TEST(test_kconfig),
+	TEST(test_cmdline),	    TEST(test_kallsyms),
+	TEST(test_kallsyms_ranges), TEST(test_kallsyms_prefetch),
+	TEST(test_read_files),	    TEST_END,
 };

@@ -146,6 +146,12 @@ static void test_prog_need(void)
 		{ PROBE_DECAY, MODE_FENTRY, false, SLOT_FENTRY, SLOT_FEXIT },
 		{ PROBE_FREE_HIGH, MODE_HEURISTIC, false, SLOT_NONE,
 		  SLOT_NONE },
+		/* a compaction starts at its tracepoint (fn_entry_tp) */
+		{ PROBE_COMPACT, MODE_FENTRY, false, SLOT_TP, SLOT_FEXIT },
+		{ PROBE_COMPACT, MODE_KPROBE, true, SLOT_RAW_TP,
+		  SLOT_KRETPROBE },
+		{ PROBE_COMPACT, MODE_TRACEPOINT, false, SLOT_TP,
+		  SLOT_TP_EXIT },
 	};
 	struct prog_need n;
 	size_t i;

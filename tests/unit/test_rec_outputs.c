@@ -127,7 +127,7 @@ static void report_html_in(enum probe_mode mode)
 
 		if (!facts_fig_shown(&s.h.f, d))
 			continue;
-		if (d->type == FIG_BATCH) {
+		if (d->type == FIG_BATCH || d->type == FIG_SPLIT) {
 			snprintf(k, sizeof(k), "<th>%s</th>", d->key);
 			CHECK_HAS(t, k, "report --html");
 		} else if (d->type == FIG_TIME) {

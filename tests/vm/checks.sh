@@ -139,8 +139,8 @@ check_results() {
 	# Hooks that run per page: a program whose runs reach a quarter of
 	# the pages counted (a per-batch one runs once per 30-2016 pages).
 	# They must be exactly the ones info says run per page, which the
-	# modes above fix: the stand-in tracepoints, and the commit function
-	# with --exact-free-high.
+	# modes above fix: the stand-in tracepoints, the commit function
+	# with --exact-free-high, the page-order tracepoint with --page-orders.
 	local pages per_page want_pp=
 	pages=$(jq '[.bulk_free.pages // 0, .refill.pages // 0] | max' <<<"$stat")
 	# the interrupt and lock tracepoints run per interrupt, not per page:
@@ -154,6 +154,8 @@ check_results() {
 		bulk_free) want_pp+="${want_pp:+,}tp_drain" ;;
 		refill) want_pp+="${want_pp:+,}tp_zone_locked" ;;
 		free_high) want_pp+="${want_pp:+,}fe_commit,fx_commit" ;;
+		# --page-orders beside the function probes: one run a page
+		bulk_order) want_pp+="${want_pp:+,}tp_drain_order" ;;
 		esac
 	done
 	want_pp=$(tr ',' '\n' <<<"$want_pp" | sed '/^$/d' | sort | paste -sd,)

@@ -179,7 +179,7 @@ busybox_for() {
 build_base_initrd() {
 	local arch=$1 bin stage busybox f
 	bin=$(bindir "$arch")
-	for f in pcptop churn tcpstream pipes timed floor; do
+	for f in pcptop churn tcpstream pipes timed floor hog; do
 		[ -x "$bin/$f" ] ||
 			die "missing $bin/$f: run make vmtest, or make STATIC=1 OUTPUT=build/vm-x86 all; make ARCH=arm64 all" 2
 	done
@@ -190,7 +190,7 @@ build_base_initrd() {
 		"$stage/dev" "$stage/tmp"
 	cp "$busybox" "$stage/bin/busybox"
 	cp "$bin/pcptop" "$bin/churn" "$bin/tcpstream" "$bin/pipes" \
-		"$bin/timed" "$bin/floor" "$stage/bin/"
+		"$bin/timed" "$bin/floor" "$bin/hog" "$stage/bin/"
 	cp "$root/tests/oracle/guest.sh" "$stage/bin/oracle-guest.sh"
 	cp "$here/init.sh" "$stage/init"
 	cp "$here/guest-lib.sh" "$stage/bin/vmtest-lib.sh"
