@@ -42,7 +42,10 @@ struct per_cpu_pages___v61 {
 /*
  * commit c544a952ba61 ("mm: pcp: increase pcp->free_count threshold to
  * trigger free_high"), v6.16, raises the threshold from batch to batch +
- * high_min / 2. Nothing in BTF tells the two apart: the version decides.
+ * high_min / 2. Nothing in BTF tells the two apart, and a vendor 6.12 may
+ * carry the change: the loader takes the rule from its evidence
+ * (src/kernel/kernel_facts.c: a chunked commit function postdates it) and
+ * sets free_high_rule_set; without it the version decides.
  */
 #define PCPTOP_FREE_HIGH_HIGH_MIN_VERSION KERNEL_VERSION(6, 16, 0)
 #ifndef KERNEL_VERSION
@@ -51,6 +54,7 @@ struct per_cpu_pages___v61 {
 #endif
 
 extern int LINUX_KERNEL_VERSION __kconfig;
+extern const volatile int free_high_rule_set;
 
 static __always_inline int compat_free_high_rule(void)
 {
@@ -58,9 +62,32 @@ static __always_inline int compat_free_high_rule(void)
 
 	if (!bpf_core_field_exists(pcp->free_count))
 		return FREE_HIGH_RULE_FREE_FACTOR;
+	if (free_high_rule_set == FREE_HIGH_RULE_FREE_COUNT ||
+	    free_high_rule_set == FREE_HIGH_RULE_HIGH_MIN)
+		return free_high_rule_set;
 	if (LINUX_KERNEL_VERSION >= PCPTOP_FREE_HIGH_HIGH_MIN_VERSION)
 		return FREE_HIGH_RULE_HIGH_MIN;
 	return FREE_HIGH_RULE_FREE_COUNT;
+}
+
+/*
+ * "mm/page_alloc: Batch page freeing in free_frozen_page_commit" (Joshua
+ * Hahn, 2025; mainline id not confirmed, first kernel believed v6.19,
+ * present in 7.2 and 7.3) frees a flush in chunks of at most pcp->batch,
+ * dropping the pcp lock and zone->lock between them; the function then
+ * returns bool (whether the pcp is still locked) where it returned void.
+ * BPF cannot see a return type: the loader reads it from BTF
+ * (src/core/kernel_quirks.h QUIRK_CHUNKED_COMMIT) and sets flush_chunked.
+ * "mm/page_alloc: batch page freeing in decay_pcp_high" (same series,
+ * stable 6.18.7 and Debian's 6.12.117) chunks decay's drain the same way;
+ * drain_pages_zone has cut its drain at batch << scale since v6.10: a
+ * decay or drain call is one flush whatever its shape.
+ */
+extern const volatile bool flush_chunked;
+
+static __always_inline bool compat_flush_chunked(void)
+{
+	return flush_chunked;
 }
 
 /*
@@ -161,6 +188,34 @@ static __always_inline int compat_free_count(struct per_cpu_pages *pcp)
 }
 
 /*
+ * zone->lock, renamed zone->_lock when every user went through wrappers
+ * that the zone-lock tracepoints hook: "mm: rename zone->lock to
+ * zone->_lock" (Dmitry Ilvokhin, v4 2026-02-27, in linux-next; id varies
+ * per tag, e.g. 3413c0868068; in no kernel up to 7.3.4). Both names are
+ * flavours here: the one the kernel's BTF has is the one relocated.
+ */
+struct zone___lock {
+	spinlock_t lock;
+} __attribute__((preserve_access_index));
+
+struct zone___ulock {
+	spinlock_t _lock;
+} __attribute__((preserve_access_index));
+
+static __always_inline unsigned long compat_zone_lock_off(void)
+{
+	if (bpf_core_field_exists(struct zone___ulock, _lock))
+		return bpf_core_field_offset(struct zone___ulock, _lock);
+	return bpf_core_field_offset(struct zone___lock, lock);
+}
+
+/* whether zone->lock is named _lock here (for the loader's tests) */
+static __always_inline bool compat_zone_lock_renamed(void)
+{
+	return bpf_core_field_exists(struct zone___ulock, _lock);
+}
+
+/*
  * zone->lock's word, non-zero while someone holds or waits for it. Its
  * shape is the qspinlock's; PREEMPT_RT makes spinlock_t an rt_mutex, and
  * there this reads 0 (no information).
@@ -171,17 +226,20 @@ struct spinlock___qspin {
 
 static __always_inline bool compat_lock_busy(struct zone *zone)
 {
-	struct spinlock___qspin *l = (void *)&zone->lock;
+	struct spinlock___qspin *l =
+		(void *)(compat_addr(zone) + compat_zone_lock_off());
+	int v = 0;
 
 	if (!bpf_core_field_exists(l->rlock))
 		return false;
-	return BPF_CORE_READ(l, rlock.raw_lock.val.counter) != 0;
+	bpf_core_read(&v, sizeof(v), &l->rlock.raw_lock.val.counter);
+	return v != 0;
 }
 
 /* the address lock:contention_begin names when zone->lock is contended */
 static __always_inline __u64 compat_zone_lock_addr(struct zone *zone)
 {
-	return compat_addr(zone) + bpf_core_field_offset(struct zone, lock);
+	return compat_addr(zone) + compat_zone_lock_off();
 }
 
 /*

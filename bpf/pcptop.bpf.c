@@ -78,6 +78,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 #include "caller.bpf.h"
 
+#include "flush.bpf.h"
+
 /* ---- free_pcppages_bulk(zone, count, pcp, pindex) ---- */
 
 /*
@@ -127,8 +129,9 @@ static __always_inline int bulk_enter(__u64 key, struct zone *zone, int count,
 {
 	struct cpu_state *st = cpu_state();
 	__u64 task = bpf_get_current_pid_tgid();
+	__u64 tkey = task_key(st);
 	struct inflight f = {};
-	struct decay_call *dc;
+	struct decay_call *d;
 	struct drain_call *dr;
 	int batch;
 
@@ -143,8 +146,8 @@ static __always_inline int bulk_enter(__u64 key, struct zone *zone, int count,
 	f.ctx = CTX_COMMIT;
 	if (!in_interrupt(st)) {
 		dr = bpf_map_lookup_elem(&drains, &task);
-		dc = bpf_map_lookup_elem(&decays, &f.pcp);
-		if (dc && dc->task == task)
+		d = bpf_map_lookup_elem(&decays, &tkey);
+		if (d && d->pcp == f.pcp)
 			f.ctx = CTX_DECAY;
 		else if (dr && dr->zone == compat_zone_idx(zone)) {
 			f.ctx = CTX_DRAIN;
@@ -153,7 +156,12 @@ static __always_inline int bulk_enter(__u64 key, struct zone *zone, int count,
 		}
 	}
 	batch = BPF_CORE_READ(pcp, batch);
-	f.free_high = !free_high_exact && infer_free_high(pcp, &f, batch);
+	if (free_high_exact || f.ctx != CTX_COMMIT)
+		f.free_high = false;
+	else if (!compat_flush_chunked())
+		f.free_high = infer_free_high(pcp, &f, batch);
+	else if (!(f.cont = flush_continues(&f, tkey, bpf_ktime_get_ns())))
+		f.free_high = infer_free_high_chunked(pcp, &f, batch);
 	call_begin(key, &f, st, zone);
 	scale_evidence(cur_epoch(), f.zone, pcp, &f, batch);
 	call_store(key, &f);
@@ -173,11 +181,13 @@ static __always_inline int bulk_exit(__u64 key)
 	struct cpu_state *st = cpu_state();
 	struct pcptop_counter_val *cnt;
 	struct per_cpu_pages *pcp;
+	struct commit_call *c;
 	struct call_times t;
 	struct inflight *f;
 	__u32 ep = cur_epoch();
 	__u64 now = bpf_ktime_get_ns();
-	int oslot, mslot, zone;
+	__u64 tkey = task_key(st);
+	int oslot, mslot, zone, count_after;
 	long pages;
 
 	if (!key)
@@ -190,7 +200,8 @@ static __always_inline int bulk_exit(__u64 key)
 	 * pcp lock: what pcp->count lost is exactly what reached the buddy.
 	 */
 	pcp = (struct per_cpu_pages *)f->pcp;
-	pages = f->count_before - BPF_CORE_READ(pcp, count);
+	count_after = BPF_CORE_READ(pcp, count);
+	pages = f->count_before - count_after;
 	if (pages < 0)
 		pages = 0;
 	times_of(f, st, now, &t);
@@ -205,26 +216,43 @@ static __always_inline int bulk_exit(__u64 key)
 	hist_record(ep, zone, HIST_BULK_FREE_PAGES, pages);
 	record_times(ep, zone, cnt, f, &t, HIST_BULK_CALL_NS, CNT_BULK_CALL_NS);
 
-	/* one reason a bulk free: decay, drain, free_high or the high flush */
+	/*
+	 * one reason a bulk free: decay, drain, free_high or the high flush;
+	 * one flush it belongs to, booked where its last call is known
+	 */
 	if (f->ctx == CTX_DECAY) {
-		struct decay_call *d = bpf_map_lookup_elem(&decays, &f->pcp);
+		struct decay_call *d = bpf_map_lookup_elem(&decays, &tkey);
 
-		if (d)
+		if (d) {
 			d->pages += pages;
+			d->calls++;
+		}
 	} else if (f->ctx == CTX_DRAIN) {
-		drain_record(ep, f->owner, zone, f->caller, pages);
-	} else if (free_high_exact) {
-		struct commit_call *c = bpf_map_lookup_elem(&commits, &f->pcp);
+		struct drain_call *dr = bpf_map_lookup_elem(&drains, &tkey);
 
+		drain_record(ep, f->owner, zone, f->caller, pages);
+		if (dr) {
+			dr->pages += pages;
+			dr->calls++;
+		}
+	} else if (free_high_exact &&
+		   (c = bpf_map_lookup_elem(&commits, &tkey)) &&
+		   c->pcp == f->pcp) {
 		/* the commit's flush books at its exit, chunks summed */
-		if (c && c->free_high)
-			c->pages += pages;
+		c->pages += pages;
+		c->calls++;
+		if (!c->free_high)
+			count_in(cnt, CNT_REASON_HIGH_PAGES, pages);
+	} else if (compat_flush_chunked() && !free_high_exact) {
+		flush_chunk(ep, tkey, f, pages, count_after,
+			    BPF_CORE_READ(pcp, batch), now);
+	} else {
+		/* one call, one flush: up to 6.18, or outside the commit */
+		flush_book(ep, zone, pages, 1);
+		if (f->free_high)
+			free_high_record(ep, zone, oslot, mslot, pages);
 		else
 			count_in(cnt, CNT_REASON_HIGH_PAGES, pages);
-	} else if (f->free_high) {
-		free_high_record(ep, zone, oslot, mslot, pages);
-	} else {
-		count_in(cnt, CNT_REASON_HIGH_PAGES, pages);
 	}
 	bpf_map_delete_elem(&inflight, &key);
 	return 0;
@@ -286,54 +314,45 @@ static __always_inline int refill_exit(__u64 key, long ret)
 
 /* ---- decay_pcp_high(zone, pcp): vmstat's periodic shrink of pcp->high ---- */
 
-static __always_inline int decay_enter(__u64 key, struct zone *zone,
+static __always_inline int decay_enter(struct zone *zone,
 				       struct per_cpu_pages *pcp)
 {
+	__u64 tkey = task_key(cpu_state());
 	struct decay_call d = {};
-	struct inflight f = {};
-	__u64 p = compat_addr(pcp);
 
-	if (!key)
-		return 0;
-	d.task = bpf_get_current_pid_tgid();
+	d.pcp = compat_addr(pcp);
 	d.zone = compat_zone_idx(zone);
 	d.high_before = BPF_CORE_READ(pcp, high);
-	bpf_map_update_elem(&decays, &p, &d, BPF_ANY);
-	f.pcp = p;
-	bpf_map_update_elem(&inflight, &key, &f, BPF_ANY);
+	bpf_map_update_elem(&decays, &tkey, &d, BPF_ANY);
 	return 0;
 }
 
-static __always_inline int decay_exit(__u64 key)
+static __always_inline int decay_exit(void)
 {
+	__u64 tkey = task_key(cpu_state());
 	struct pcptop_counter_val *cnt;
 	struct per_cpu_pages *pcp;
 	struct decay_call *d;
-	struct inflight *f;
 	__u32 ep = cur_epoch();
 	int high;
 
-	if (!key)
+	d = bpf_map_lookup_elem(&decays, &tkey);
+	if (!d)
 		return 0;
-	f = bpf_map_lookup_elem(&inflight, &key);
-	if (!f)
-		return 0;
-	d = bpf_map_lookup_elem(&decays, &f->pcp);
-	if (d) {
-		pcp = (struct per_cpu_pages *)f->pcp;
-		high = BPF_CORE_READ(pcp, high);
-		cnt = counters_of(ep, d->zone, 0, 0);
-		count_in(cnt, CNT_DECAY_CALLS, 1);
-		count_in(cnt, CNT_DECAY_TRIMS, high < d->high_before);
-		count_in(cnt, CNT_DECAY_FREES, d->pages > 0);
-		count_in(cnt, CNT_DECAY_PAGES, d->pages);
-		count_in(cnt, CNT_DECAY_HIGH_BEFORE, d->high_before);
-		count_in(cnt, CNT_DECAY_HIGH_AFTER, high);
-		if (d->pages)
-			hist_record(ep, d->zone, HIST_DECAY_PAGES, d->pages);
-		bpf_map_delete_elem(&decays, &f->pcp);
+	pcp = (struct per_cpu_pages *)d->pcp;
+	high = BPF_CORE_READ(pcp, high);
+	cnt = counters_of(ep, d->zone, 0, 0);
+	count_in(cnt, CNT_DECAY_CALLS, 1);
+	count_in(cnt, CNT_DECAY_TRIMS, high < d->high_before);
+	count_in(cnt, CNT_DECAY_FREES, d->pages > 0);
+	count_in(cnt, CNT_DECAY_PAGES, d->pages);
+	count_in(cnt, CNT_DECAY_HIGH_BEFORE, d->high_before);
+	count_in(cnt, CNT_DECAY_HIGH_AFTER, high);
+	if (d->pages) {
+		hist_record(ep, d->zone, HIST_DECAY_PAGES, d->pages);
+		flush_book(ep, d->zone, d->pages, d->calls);
 	}
-	bpf_map_delete_elem(&inflight, &key);
+	bpf_map_delete_elem(&decays, &tkey);
 	return 0;
 }
 
@@ -356,13 +375,12 @@ static __always_inline int drain_exit(void)
 {
 	__u64 task = bpf_get_current_pid_tgid();
 	struct drain_call *d = bpf_map_lookup_elem(&drains, &task);
-	__u32 key;
+	__u32 key, ep = cur_epoch();
 	struct pcptop_counter_val *cnt;
 
 	if (!d)
 		return 0;
-	key = pcptop_counter_key(d->zone, 0, 0) +
-	      cur_epoch() * PCPTOP_NR_COUNTER_KEYS;
+	key = pcptop_counter_key(d->zone, 0, 0) + ep * PCPTOP_NR_COUNTER_KEYS;
 	cnt = bpf_map_lookup_percpu_elem(&counters, &key, d->owner);
 	if (cnt) {
 		__sync_fetch_and_add(&cnt->c[CNT_DRAIN_CALLS], 1);
@@ -370,6 +388,8 @@ static __always_inline int drain_exit(void)
 			__sync_fetch_and_add(
 				&cnt->c[CNT_DRAIN_BY_RECLAIM + d->caller], 1);
 	}
+	if (d->pages)
+		drain_flush(ep, d);
 	bpf_map_delete_elem(&drains, &task);
 	return 0;
 }
@@ -380,47 +400,54 @@ static __always_inline int commit_enter(struct zone *zone,
 					struct per_cpu_pages *pcp, int mt,
 					unsigned int order)
 {
+	__u64 tkey = task_key(cpu_state());
 	struct commit_call c = {};
-	__u64 p = compat_addr(pcp);
 
+	c.pcp = compat_addr(pcp);
 	c.free_high = compat_commit_free_high(pcp, order);
 	c.high_before = BPF_CORE_READ(pcp, high);
 	c.zone = compat_zone_idx(zone);
 	c.order = order;
 	c.mt = mt;
-	bpf_map_update_elem(&commits, &p, &c, BPF_ANY);
+	bpf_map_update_elem(&commits, &tkey, &c, BPF_ANY);
 	return 0;
 }
 
-static __always_inline int commit_exit(__u64 p)
+static __always_inline int commit_exit(void)
 {
-	struct commit_call *c = bpf_map_lookup_elem(&commits, &p);
+	__u64 tkey = task_key(cpu_state());
+	struct commit_call *c = bpf_map_lookup_elem(&commits, &tkey);
+	__u32 ep = cur_epoch();
 	int high_after;
 
 	if (!c)
 		return 0;
 	/* newer kernels flush in batch-sized chunks: one flush, many calls */
+	if (c->calls)
+		flush_book(ep, c->zone, c->pages, c->calls);
 	if (c->free_high && c->pages)
-		free_high_record(cur_epoch(), c->zone,
-				 compat_order_slot(c->order),
+		free_high_record(ep, c->zone, compat_order_slot(c->order),
 				 compat_mt_slot(c->mt), c->pages);
 	/*
 	 * 6.7+ (nr_pcp_high) lowers pcp->high by batch << scale on free_high;
 	 * this runs on every page freed: read high only when it can have moved
 	 */
 	if (c->free_high) {
-		high_after = BPF_CORE_READ((struct per_cpu_pages *)p, high);
+		high_after =
+			BPF_CORE_READ((struct per_cpu_pages *)c->pcp, high);
 		if (high_after < c->high_before)
-			count_add(cur_epoch(), c->zone,
-				  compat_order_slot(c->order),
+			count_add(ep, c->zone, compat_order_slot(c->order),
 				  compat_mt_slot(c->mt), CNT_FREE_HIGH_HIGH_CUT,
 				  c->high_before - high_after);
 	}
-	bpf_map_delete_elem(&commits, &p);
+	bpf_map_delete_elem(&commits, &tkey);
 	return 0;
 }
 
-/* ---- fentry / fexit: the pcp or list is the key ---- */
+/*
+ * ---- fentry / fexit: the pcp or list is the key of a bulk call or
+ * refill; decay, drain and commit calls are their task's (state.bpf.h) ----
+ */
 
 SEC("fentry/free_pcppages_bulk")
 int BPF_PROG(fe_bulk, struct zone *zone, int count, struct per_cpu_pages *pcp,
@@ -454,13 +481,13 @@ int BPF_PROG(fx_refill, struct zone *zone, unsigned int order,
 SEC("fentry/decay_pcp_high")
 int BPF_PROG(fe_decay, struct zone *zone, struct per_cpu_pages *pcp)
 {
-	return decay_enter(call_key(pcp, KIND_DECAY), zone, pcp);
+	return decay_enter(zone, pcp);
 }
 
 SEC("fexit/decay_pcp_high")
-int BPF_PROG(fx_decay, struct zone *zone, struct per_cpu_pages *pcp)
+int BPF_PROG(fx_decay)
 {
-	return decay_exit(call_key(pcp, KIND_DECAY));
+	return decay_exit();
 }
 
 SEC("fentry/drain_pages_zone")
@@ -485,9 +512,9 @@ int BPF_PROG(fe_commit, struct zone *zone, struct per_cpu_pages *pcp,
 }
 
 SEC("fexit/free_unref_page_commit")
-int BPF_PROG(fx_commit, struct zone *zone, struct per_cpu_pages *pcp)
+int BPF_PROG(fx_commit)
 {
-	return commit_exit(compat_addr(pcp));
+	return commit_exit();
 }
 
 /* ---- kprobe / kretprobe twins: CPU and nesting depth are the key ---- */
@@ -524,13 +551,13 @@ int BPF_KRETPROBE(kr_refill, int ret)
 SEC("kprobe/decay_pcp_high")
 int BPF_KPROBE(kp_decay, struct zone *zone, struct per_cpu_pages *pcp)
 {
-	return decay_enter(kp_push(cpu_state()), zone, pcp);
+	return decay_enter(zone, pcp);
 }
 
 SEC("kretprobe/decay_pcp_high")
 int BPF_KRETPROBE(kr_decay)
 {
-	return decay_exit(kp_pop(cpu_state()));
+	return decay_exit();
 }
 
 SEC("kprobe/drain_pages_zone")
@@ -549,29 +576,13 @@ SEC("kprobe/free_unref_page_commit")
 int BPF_KPROBE(kp_commit, struct zone *zone, struct per_cpu_pages *pcp,
 	       struct page *page, int migratetype, unsigned int order)
 {
-	struct cpu_state *st = cpu_state();
-	__u64 key = kp_push(st);
-	struct inflight f = {};
-
-	if (key) {
-		f.pcp = compat_addr(pcp);
-		bpf_map_update_elem(&inflight, &key, &f, BPF_ANY);
-	}
 	return commit_enter(zone, pcp, migratetype, order);
 }
 
 SEC("kretprobe/free_unref_page_commit")
 int BPF_KRETPROBE(kr_commit)
 {
-	__u64 key = kp_pop(cpu_state());
-	struct inflight *f = key ? bpf_map_lookup_elem(&inflight, &key) : NULL;
-	__u64 p;
-
-	if (!f)
-		return 0;
-	p = f->pcp;
-	bpf_map_delete_elem(&inflight, &key);
-	return commit_exit(p);
+	return commit_exit();
 }
 
 #include "inside.bpf.h"

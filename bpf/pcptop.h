@@ -53,6 +53,13 @@ enum pcptop_hist {
 	HIST_SCALE_EXACT, /* the scale a capped chunk proves */
 	HIST_RECLAIM_STALL_NS, /* a direct reclaim, begin to end */
 	HIST_COMPACT_STALL_NS, /* a direct compaction (try_to_compact_pages) */
+	/*
+	 * A flush: what the commit function, one decay_pcp_high or one
+	 * drain_pages_zone call decided to free at once, in as many bulk
+	 * calls as the kernel cut it into (7.x: chunks of pcp->batch)
+	 */
+	HIST_FLUSH_PAGES, /* pages per flush */
+	HIST_FLUSH_CALLS, /* free_pcppages_bulk calls per flush */
 	NR_PCPTOP_HISTS,
 };
 
@@ -115,6 +122,10 @@ enum pcptop_counter {
 	CNT_DRAIN_BY_OTHER,
 	CNT_RECLAIM_STALL_NS, /* sum of HIST_RECLAIM_STALL_NS samples */
 	CNT_COMPACT_STALL_NS,
+	/* flushes (HIST_FLUSH_PAGES), their pages and their bulk calls */
+	CNT_FLUSHES,
+	CNT_FLUSH_PAGES,
+	CNT_FLUSH_CALLS,
 	NR_PCPTOP_COUNTERS,
 };
 

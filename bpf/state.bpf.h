@@ -24,6 +24,17 @@ const volatile __u64 run_gap_ns = 5000;
 const volatile bool free_high_exact;
 /* the allocator's entry points are probed (--latency) */
 const volatile bool latency_on;
+/*
+ * The commit function frees a flush in chunks of pcp->batch, dropping
+ * the pcp lock between them (compat.bpf.h: compat_flush_chunked()). Set
+ * by the loader from the commit function's BTF prototype.
+ */
+const volatile bool flush_chunked;
+/*
+ * The free_high rule the loader took from its evidence (enum
+ * pcptop_free_high_rule), or -1: compat_free_high_rule() decides.
+ */
+const volatile int free_high_rule_set = -1;
 
 /*
  * Tracepoint mode: no single call moves more than batch << scale pages, so
@@ -60,10 +71,10 @@ struct {
 enum call_ctx { CTX_COMMIT, CTX_DECAY, CTX_DRAIN };
 
 /*
- * Calls of different kinds on one pcp nest (decay's bulk frees): the key
- * is the pointer with the kind in its low bits, which alignment leaves free.
+ * Calls of different kinds on one pcp may follow each other: the key is
+ * the pointer with the kind in its low bits, which alignment leaves free.
  */
-enum call_kind { KIND_BULK = 1, KIND_REFILL, KIND_DECAY };
+enum call_kind { KIND_BULK = 1, KIND_REFILL };
 
 static __always_inline __u64 call_key(const void *p, int kind)
 {
@@ -91,6 +102,7 @@ struct inflight {
 	int prev_zone; /* the zone of the call this one nests in */
 	bool busy; /* zone->lock was taken at entry */
 	bool free_high; /* inferred at entry */
+	bool cont; /* a further chunk of its task's flush (flush_chunked) */
 	__u64 prev_call; /* the key of the call this one nests in */
 	__u64 xcheck; /* --cross-check pages seen inside the call */
 };
@@ -110,17 +122,21 @@ struct {
 } inflight SEC(".maps");
 
 /*
- * decay_pcp_high in progress, by pcp: what its bulk frees add up to. Its
- * task too: a drain of the same pcp from another CPU (compaction's
- * drain_all_pages) can take pcp->lock between decay's entry and its own
- * bulk free, and is no decay (kprobe-s5: 6048 drained pages booked as
- * decay's in the oracle's stalls window).
+ * decay_pcp_high, drain_pages_zone and the commit function in progress,
+ * each by task (task_key()): on 7.x all three drop the pcp lock between
+ * their bulk calls, and another task, or an interrupt, may free on the
+ * same pcp in between, nesting a call of its own. The pcp is kept to
+ * tell which bulk calls are theirs. (Keyed by pcp, a decay took the bulk
+ * frees of compaction's drain_all_pages draining the same pageset from
+ * another CPU: kprobe-s5's stalls window booked 6048 drained pages as
+ * decay's.)
  */
 struct decay_call {
+	__u64 pcp;
 	__u64 pages;
-	__u64 task;
 	int high_before;
 	int zone;
+	int calls;
 };
 
 struct {
@@ -130,11 +146,13 @@ struct {
 	__type(value, struct decay_call);
 } decays SEC(".maps");
 
-/* drain_pages_zone in progress, by task: its chunks belong to the owner */
+/* drain_pages_zone's chunks belong to the owner */
 struct drain_call {
+	__u64 pages;
 	int owner;
 	int zone;
 	int caller; /* enum pcptop_drain_caller */
+	int calls;
 };
 
 struct {
@@ -144,13 +162,15 @@ struct {
 	__type(value, struct drain_call);
 } drains SEC(".maps");
 
-/* the commit function in progress, by pcp (--exact-free-high) */
+/* the commit function (--exact-free-high): one flush at most per call */
 struct commit_call {
+	__u64 pcp;
 	__u64 pages;
 	int zone;
 	int order;
 	int mt;
 	int high_before; /* pcp->high at entry: 6.7+ lowers it on free_high */
+	int calls;
 	bool free_high;
 };
 
@@ -160,6 +180,34 @@ struct {
 	__type(key, __u64);
 	__type(value, struct commit_call);
 } commits SEC(".maps");
+
+/*
+ * Without the commit function probed, on a kernel whose commit function
+ * chunks its flush: the last chunk its task bulk-freed in commit context,
+ * so that the next one, if it continues the flush, adds to it. A chunk
+ * continues a flush when its task's previous chunk was a whole batch, left
+ * pages behind, and nothing touched the pcp since (its count is the same).
+ */
+struct flush_run {
+	__u64 pcp;
+	__u64 exit_ns;
+	__u64 pages;
+	__u32 calls;
+	__u32 epoch;
+	int count_after;
+	int zone;
+	int oslot;
+	int mslot;
+	bool open; /* the kernel may send another chunk */
+	bool free_high;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, struct flush_run);
+} flush_runs SEC(".maps");
 
 enum run_kind { RUN_NONE, RUN_FREE, RUN_REFILL };
 
@@ -326,6 +374,50 @@ static __always_inline void drain_record(__u32 ep, int owner, int zone,
 static __always_inline bool in_interrupt(const struct cpu_state *st)
 {
 	return st && st->irq_depth > 0;
+}
+
+/*
+ * The key of a task's call in progress: its pid, and above the bits a pid
+ * and tgid use, how deep in interrupts it runs, so that an interrupt that
+ * frees pages inside a task's flush keeps an entry of its own.
+ */
+static __always_inline __u64 task_key(const struct cpu_state *st)
+{
+	__u64 depth = st && st->irq_depth > 0 ? st->irq_depth : 0;
+
+	if (depth > 3)
+		depth = 3;
+	return bpf_get_current_pid_tgid() | (depth << 60);
+}
+
+/* a histogram sample that grows: its old value's slot gives it up */
+static __always_inline void hist_move(__u32 ep, int zone, int hist, __u64 from,
+				      __u64 to)
+{
+	__u32 key = pcptop_hist_key(zone, hist) + ep * PCPTOP_NR_HIST_KEYS;
+	struct pcptop_hist_val *h = bpf_map_lookup_elem(&hists, &key);
+	__u32 slot = log2_slot(from);
+
+	if (!h)
+		return;
+	if (slot >= PCPTOP_HIST_SLOTS)
+		slot = PCPTOP_HIST_SLOTS - 1;
+	if (h->slots[slot])
+		h->slots[slot]--;
+	hist_at(h, to, false);
+}
+
+/* a flush whose pages and bulk calls are all known */
+static __always_inline void flush_book(__u32 ep, int zone, __u64 pages,
+				       __u64 calls)
+{
+	struct pcptop_counter_val *cnt = counters_of(ep, zone, 0, 0);
+
+	count_in(cnt, CNT_FLUSHES, 1);
+	count_in(cnt, CNT_FLUSH_PAGES, pages);
+	count_in(cnt, CNT_FLUSH_CALLS, calls);
+	hist_record(ep, zone, HIST_FLUSH_PAGES, pages);
+	hist_record(ep, zone, HIST_FLUSH_CALLS, calls);
 }
 
 #endif /* PCPTOP_STATE_BPF_H */

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "figtab.h"
+#include "kshape.h"
 #include "probes.h"
 #include "procfs.h"
 #include "scale.h"
@@ -68,6 +69,8 @@ struct facts {
 	uint64_t run_gap_ns;
 	uint64_t run_cap_pages; /* batch << scale, 0 unknown */
 	bool cross_check;
+	/* live only: the pcp code's shape and its evidence (info) */
+	struct kshape shape;
 	struct self_cost self;
 	/* FIG_SAMPLED rows this run read (by fig_table index) */
 	bool sampled[FIGTAB_MAX];

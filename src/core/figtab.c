@@ -40,6 +40,42 @@ static const struct fig_desc bpf_figs[] = {
 		.prom_gauge_help = "Largest bulk free in the last interval, pages.",
 	},
 	{
+		/*
+		 * A flush is what one decision freed: the commit function's
+		 * (count >= high or free_high), one decay_pcp_high call's or
+		 * one drain_pages_zone call's. Up to 6.18 a commit flush is
+		 * one bulk call; 7.x frees it in calls of at most pcp->batch,
+		 * so bulk_free's sizes stop at batch and this keeps the size
+		 * the scale sets. Every bulk call belongs to one flush.
+		 */
+		.key = "flush",
+		.title = "flushes: what the commit function, a decay_pcp_high or a drain_pages_zone call freed at once, in one bulk call or several (7.x)",
+		.type = FIG_BATCH,
+		.probe = PROBE_BULK_FREE,
+		.events = CNT_FLUSHES, .events_key = "count",
+		.pages = CNT_FLUSH_PAGES,
+		.hist = HIST_FLUSH_PAGES, .total = -1,
+		.avail = AVAIL_FN,
+		.est_events = EXACT, .est_pages = EXACT,
+		.ratios = {
+			{ "bulk_calls_per_flush", CNT_FLUSH_CALLS, CNT_FLUSHES },
+		},
+		.extras = {
+			{ "bulk_calls", CNT_FLUSH_CALLS,
+			  "pcptop_flush_bulk_calls_total",
+			  "free_pcppages_bulk calls the flushes were freed in.", AVAIL_FN },
+		},
+		.flags = FIG_TL_EVENTS | FIG_TL_PAGES | FIG_TL_MAX |
+			 FIG_RATE_DIFF | FIG_PROM_MAX,
+		.col_events = "FLU/s", .col_max = "FMAX",
+		.prom_events = "pcptop_flushes_total",
+		.prom_events_help = "Flushes: commit, decay and drain decisions that freed pages.",
+		.prom_pages = "pcptop_flush_pages_total",
+		.prom_pages_help = "Pages the flushes freed (all bulk-freed pages).",
+		.prom_gauge = "pcptop_flush_pages",
+		.prom_gauge_help = "Largest flush in the last interval, pages.",
+	},
+	{
 		.key = "refill",
 		.title = "refills (rmqueue_bulk)",
 		.type = FIG_BATCH,
@@ -235,7 +271,7 @@ static const struct fig_desc bpf_figs[] = {
 	},
 	{
 		.key = "lock_hold_ns",
-		.title = "zone->lock hold (bulk frees, and refills where rmqueue_bulk is probed)",
+		.title = "zone->lock hold, interrupts off, per bulk call (a 7.x flush's chunk) and refill where rmqueue_bulk is probed",
 		.type = FIG_TIME,
 		.probe = PROBE_BULK_FREE,
 		.events = -1, .pages = -1,

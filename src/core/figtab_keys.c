@@ -52,6 +52,9 @@ const struct counter_desc counter_table[NR_PCPTOP_COUNTERS] = {
 	[CNT_DRAIN_BY_OTHER] = { "drain_by_other" },
 	[CNT_RECLAIM_STALL_NS] = { "reclaim_stall_ns" },
 	[CNT_COMPACT_STALL_NS] = { "compact_stall_ns" },
+	[CNT_FLUSHES] = { "flushes" },
+	[CNT_FLUSH_PAGES] = { "flush_pages" },
+	[CNT_FLUSH_CALLS] = { "flush_bulk_calls" },
 };
 
 const struct hist_desc hist_table[NR_PCPTOP_HISTS] = {
@@ -154,5 +157,17 @@ const struct hist_desc hist_table[NR_PCPTOP_HISTS] = {
 		PROBE_COMPACT, "pcptop_compact_stall_seconds",
 		"Direct compaction stalls since start, seconds.", PANE_NONE,
 		false, AVAIL_ANY,
+	},
+	[HIST_FLUSH_PAGES] = {
+		"flush_pages", "flush size", "pages", PROBE_BULK_FREE,
+		"pcptop_flush_size_pages",
+		"Pages per flush (a commit, decay or drain decision) since start.",
+		PANE_BATCH, true, AVAIL_FN,
+	},
+	[HIST_FLUSH_CALLS] = {
+		"flush_bulk_calls", "bulk calls per flush", "calls",
+		PROBE_BULK_FREE, "pcptop_flush_bulk_calls",
+		"free_pcppages_bulk calls per flush since start.", PANE_NONE,
+		false, AVAIL_FN,
 	},
 };

@@ -23,6 +23,25 @@
 	}
 
 /*
+ * "mm/page_alloc: Batch page freeing in free_frozen_page_commit" (Joshua
+ * Hahn, 2025; mainline id not confirmed, first kernel believed v6.19;
+ * Debian's 7.2.13 and 7.3.4 have it, 6.18.15 not) frees a flush in chunks
+ * of at most pcp->batch and makes the commit function return bool (the
+ * pcp still locked) where it returned void. The return type is the mark:
+ * core/kshape.c reads it from BTF, no version test. The BPF half is
+ * compat_flush_chunked() in bpf/compat.bpf.h.
+ */
+#define QUIRK_CHUNKED_COMMIT "the commit function returns bool"
+
+/*
+ * Zone-lock tracepoints: "mm: add tracepoints for zone lock" (Dmitry
+ * Ilvokhin, v4 2026-02-27, linux-next; in no kernel up to 7.3.4), with
+ * the rename of zone->lock to zone->_lock (bpf/compat.bpf.h). info says
+ * whether the kernel has them; pcptop times zone->lock itself.
+ */
+#define QUIRK_ZONE_LOCK_TP "zone_lock_acquire_returned"
+
+/*
  * decay_pcp_high(): commit 51a755c56dc0 ("mm: tune PCP high
  * automatically"), v6.7. Before it the decay probe finds nothing in BTF,
  * and info says so.

@@ -298,6 +298,8 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	memcpy((void *)a->skel->rodata->caller_ranges, kf->callers,
 	       sizeof(kf->callers[0]) * kf->nr_callers);
 	a->skel->rodata->nr_caller_ranges = kf->nr_callers;
+	a->skel->rodata->flush_chunked = kf->shape.flush_chunked;
+	a->skel->rodata->free_high_rule_set = kf->shape.free_high_rule;
 	set_knobs(a->skel, a->probes);
 	size_call_maps(a->skel, a->skel->rodata->latency_on);
 	a->cross_check = o->cross_check &&
@@ -416,6 +418,7 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 	snprintf(a->btf_source, sizeof(a->btf_source), "%s", kf.btf_source);
 	a->raw_tp = !kf.kernel_btf;
 	a->free_high_uncapped = kf.free_high_uncapped;
+	a->shape = kf.shape;
 	if (!kf.kernel_btf) {
 		if (o->want == MODE_FENTRY) {
 			snprintf(

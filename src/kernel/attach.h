@@ -28,6 +28,8 @@ struct attach {
 	bool cross_check;
 	/* BTF: per_cpu_pages has no free_count (before v6.7) */
 	bool free_high_uncapped;
+	/* the pcp code's shape: flush chunks, free_high rule, zone lock */
+	struct kshape shape;
 	char btf_source[128];
 	/*
 	 * Tracepoint programs load as raw tracepoints: no kernel BTF, or one

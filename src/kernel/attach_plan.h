@@ -10,6 +10,7 @@
 #define PCPTOP_ATTACH_PLAN_H
 
 #include <stdbool.h>
+#include "kshape.h"
 #include "pcptop.h"
 #include "probes.h"
 
@@ -43,6 +44,8 @@ struct kernel_facts {
 	/* the text of the drain callers kallsyms lists (bpf/caller.bpf.h) */
 	struct pcptop_caller_range callers[PCPTOP_MAX_CALLER_RANGES];
 	int nr_callers;
+	/* the flush shape, free_high rule and zone lock, from BTF */
+	struct kshape shape;
 };
 
 #define PLAN_REFUSED_LEN 96

@@ -16,6 +16,7 @@
 #include <bpf/btf.h>
 #include "btf_cut.h"
 #include "btf_relo.h"
+#include "kernel_quirks.h"
 #include "probes.h"
 
 /* pcptop's object relocates against a few dozen types */
@@ -40,14 +41,18 @@ struct cut {
 	int nr_roots;
 };
 
-/* a prototype with proto's argument names and count, typed ulong */
+/*
+ * a prototype with proto's argument names and count, typed ulong, and
+ * returning void where proto does: a commit function that returns a value
+ * is the chunked one (core/kshape.h)
+ */
 static int add_counted_proto(struct btf *dst, const struct btf *src,
 			     const struct btf_type *proto, int ulong)
 {
 	const struct btf_param *p = btf_params(proto);
 	int id, i, err;
 
-	id = btf__add_func_proto(dst, ulong);
+	id = btf__add_func_proto(dst, proto->type ? ulong : 0);
 	for (i = 0; id > 0 && i < btf_vlen(proto); i++, p++) {
 		err = btf__add_func_param(
 			dst, btf__name_by_offset(src, p->name_off), ulong);
@@ -136,6 +141,10 @@ int btf_cut_add_plan_facts(struct btf *dst, const struct btf *src, int *funcs,
 			*tps += n;
 		}
 	}
+	n = add_trace_typedef(dst, src, QUIRK_ZONE_LOCK_TP, ulong);
+	if (n < 0)
+		return n;
+	*tps += n;
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <bpf/bpf.h>
@@ -18,6 +19,7 @@
 #include "btf_cache.h"
 #include "kallsyms.h"
 #include "kernel_facts.h"
+#include "kernel_quirks.h"
 
 #define KALLSYMS_PATH "/proc/kallsyms"
 /* libbpf attaches kprobes through this PMU; absent without CONFIG_KPROBES */
@@ -67,6 +69,17 @@ static int tp_nargs(const struct btf *btf, const char *tp)
 static bool btf_has_func(const struct btf *btf, const char *fn)
 {
 	return btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) > 0;
+}
+
+/* whether fn's BTF prototype returns a value (not void) */
+static bool btf_func_returns(const struct btf *btf, const char *fn)
+{
+	const struct btf_type *t;
+	int id = btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC);
+
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	t = t ? btf__type_by_id(btf, t->type) : NULL;
+	return t && btf_is_func_proto(t) && t->type != 0;
 }
 
 static bool btf_has_member(const struct btf *btf, const char *st,
@@ -216,6 +229,28 @@ static void gather_callers(struct kernel_facts *kf)
 	}
 }
 
+/*
+ * The pcp code's shape (core/kshape.h): the commit function's return
+ * (QUIRK_CHUNKED_COMMIT), zone->lock's name (QUIRK_ZONE_LOCK_FIELDS) and
+ * the zone-lock tracepoints (QUIRK_ZONE_LOCK_TP), then the rule decided.
+ */
+static void gather_shape(const struct btf *btf, struct kernel_facts *kf)
+{
+	const char *commit = kf->fn[PROBE_FREE_HIGH];
+	struct kshape *k = &kf->shape;
+	struct utsname uts;
+
+	k->known = true;
+	k->commit_in_btf = commit && btf_has_func(btf, commit);
+	k->commit_returns = k->commit_in_btf && btf_func_returns(btf, commit);
+	k->pcp_free_count = kf->pcp_free_count;
+	k->pcp_free_factor = kf->free_high_uncapped;
+	k->zone_lock_renamed = btf_has_member(btf, "zone", "_lock") &&
+			       !btf_has_member(btf, "zone", "lock");
+	k->zone_lock_tps = tp_nargs(btf, QUIRK_ZONE_LOCK_TP) >= 0;
+	kshape_decide(k, uname(&uts) ? NULL : uts.release);
+}
+
 int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
 			char *msg, size_t msglen)
 {
@@ -247,6 +282,7 @@ int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
 	/* 6.1's pageset: free_high frees it whole, whatever the scale */
 	kf->free_high_uncapped =
 		btf_has_member(btf, "per_cpu_pages", "free_factor");
+	gather_shape(btf, kf);
 	kallsyms_lookup_many(KALLSYMS_PATH, kf->fn, NR_PROBES, addrs);
 	for (id = 0; id < NR_PROBES; id++)
 		kf->in_kallsyms[id] = kf->fn[id] && addrs[id] != 0;

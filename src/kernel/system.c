@@ -98,6 +98,8 @@ int system_collect(struct facts *f, struct attach *a,
 	read_kvar(f, a, kvar_err);
 	if (a && a->free_high_uncapped)
 		scale_set_free_high_uncapped(&f->scale);
+	if (a)
+		f->shape = a->shape;
 
 	proc_path(path, sizeof(path), LIVE_ROOT, "proc/zoneinfo");
 	f->zones_err = zoneinfo_parse(path, &f->zones);

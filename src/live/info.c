@@ -60,6 +60,24 @@ static void print_cost(const struct facts *fa)
 	printf("           ns per event and CPU share: pcptop top's header; docs/PERFORMANCE.md\n");
 }
 
+/* what the figures' meaning depends on, and the evidence for it */
+static void print_shape(const struct kshape *k)
+{
+	if (!k->known)
+		return;
+	printf("flush      %s\n",
+	       k->flush_chunked ?
+		       "chunked: the commit function frees a flush in bulk calls of at most pcp->batch (BTF: it returns bool); a flush is several bulk calls" :
+		       "one bulk call per commit flush (BTF: the commit function returns void); decay and drain calls may chunk theirs");
+	printf("free_high  %s: %s\n", kshape_rule_name(k->free_high_rule),
+	       k->free_high_why);
+	printf("zone lock  %s; zone-lock tracepoints: %s\n",
+	       k->zone_lock_renamed ? "zone->_lock (BTF)" : "zone->lock (BTF)",
+	       k->zone_lock_tps ?
+		       "present, not used: pcptop times zone->lock inside the bulk calls" :
+		       "none (pcptop times zone->lock inside the bulk calls)");
+}
+
 static void print_text(const struct facts *fa)
 {
 	const struct scale_info *s = &fa->scale;
@@ -84,6 +102,7 @@ static void print_text(const struct facts *fa)
 		       "unknown (kallsyms unreadable)");
 	printf("kernel     %s %s, BTF %s\n", fa->release, fa->arch,
 	       fa->btf_source);
+	print_shape(&fa->shape);
 	printf("probes\n");
 	for (i = 0; i < fa->nr_probes; i++)
 		printf("  %-12s %-10s %s\n", fa->probes[i].name,
