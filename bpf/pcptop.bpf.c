@@ -417,6 +417,7 @@ static __always_inline int commit_exit(void)
 {
 	__u64 tkey = task_key(cpu_state());
 	struct commit_call *c = bpf_map_lookup_elem(&commits, &tkey);
+	struct per_cpu_pages *pcp;
 	__u32 ep = cur_epoch();
 	int high_after;
 
@@ -433,8 +434,9 @@ static __always_inline int commit_exit(void)
 	 * this runs on every page freed: read high only when it can have moved
 	 */
 	if (c->free_high) {
-		high_after =
-			BPF_CORE_READ((struct per_cpu_pages *)c->pcp, high);
+		/* a plain pointer: BPF_CORE_READ would relocate c->pcp too */
+		pcp = (struct per_cpu_pages *)c->pcp;
+		high_after = BPF_CORE_READ(pcp, high);
 		if (high_after < c->high_before)
 			count_add(ep, c->zone, compat_order_slot(c->order),
 				  compat_mt_slot(c->mt), CNT_FREE_HIGH_HIGH_CUT,
