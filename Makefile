@@ -65,6 +65,10 @@ CFLAGS += $(SAN_FLAGS)
 # 1 585 264 to 1 519 728 bytes
 ifeq ($(STATIC),1)
 CFLAGS += -Os -fno-asynchronous-unwind-tables -fno-unwind-tables
+# and what no command calls goes at link time: 17 KB of the arm64 binary
+# (1 577 584 to 1 560 232 bytes); -flto on top took 224 bytes more, not kept
+CFLAGS += -ffunction-sections -fdata-sections
+LDFLAGS += -Wl,--gc-sections
 endif
 WARN := -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation
 # make test, CI and WERROR=1 build with -Werror
