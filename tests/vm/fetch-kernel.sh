@@ -10,11 +10,16 @@
 #
 # Usage:
 #   fetch-kernel.sh [--suites S] PKGNAME_PATTERN ARCH       -> prints unpacked dir
+#                                                (any package: 7.x's linux-base too)
 #   fetch-kernel.sh [--suites S] --btf PKGNAME_PATTERN ARCH -> prints extracted .btf path
 #   fetch-kernel.sh [--suites S] --image PKGNAME_PATTERN ARCH
 #                                                -> prints the kernel image's path
 #   fetch-kernel.sh [--suites S] --resolve PKGNAME_PATTERN ARCH
 #                                                -> prints "PKG VERSION" only
+#   fetch-kernel.sh [--suites S] --deb PKGNAME_PATTERN ARCH
+#                                                -> prints the cached .deb only
+#   ARCH "all" is for architecture-independent packages (linux-source-7.3:
+#   tests/vm/kernel/build.sh --series 7.3); with --resolve or --deb only.
 #
 #   --suites "sid trixie trixie-backports": resolve and download from those
 #   suites through a private apt configuration (kernels after 6.12, see
@@ -53,7 +58,7 @@ extract_btf="$here/../../vmlinux/extract-btf.sh"
 log() { echo "$prog: $*" >&2; }
 die() { echo "$prog: $*" >&2; exit 1; }
 usage() {
-	echo "usage: $prog [--suites SUITES] [--btf|--image|--resolve] PKGNAME_PATTERN ARCH" >&2
+	echo "usage: $prog [--suites SUITES] [--btf|--image|--resolve|--deb] PKGNAME_PATTERN ARCH" >&2
 	exit 2
 }
 
@@ -64,6 +69,7 @@ while [ $# -gt 0 ]; do
 	--btf) mode=btf; shift ;;
 	--image) mode=image; shift ;;
 	--resolve) mode=resolve; shift ;;
+	--deb) mode=deb; shift ;;
 	--suites)
 		[ $# -ge 2 ] || usage
 		suites=$2
@@ -79,7 +85,10 @@ arch=$2
 case "$arch" in
 amd64|x86|x86_64) arch=amd64 ;;
 arm64|aarch64) arch=arm64 ;;
-*) echo "$prog: unsupported arch '$arch' (want amd64 or arm64)" >&2; exit 2 ;;
+all)
+	case "$mode" in resolve | deb) ;; *) echo "$prog: ARCH all only with --resolve or --deb" >&2; exit 2 ;; esac
+	;;
+*) echo "$prog: unsupported arch '$arch' (want amd64, arm64, or all)" >&2; exit 2 ;;
 esac
 
 CACHE=${PCPTOP_CACHE:-/var/cache/pcptop/kernels}
@@ -129,7 +138,10 @@ if [ -n "$suites" ] && ! ls "$lists_dir"/*_Packages* >/dev/null 2>&1; then
 fi
 
 native=$(dpkg --print-architecture)
-if [ "$arch" != "$native" ] &&
+# apt names an Architecture: all package with the native architecture
+qarch=$arch
+[ "$arch" = all ] && qarch=$native
+if [ "$arch" != "$native" ] && [ "$arch" != all ] &&
    ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
 	log "dpkg --add-architecture $arch"
 	dpkg --add-architecture "$arch"
@@ -159,7 +171,7 @@ resolve() {
 				ties="$ties $p"
 			fi
 		fi
-	done < <(apt-cache "${APT[@]}" show --no-all-versions "${names[@]/%/:$arch}" \
+	done < <(apt-cache "${APT[@]}" show --no-all-versions "${names[@]/%/:$qarch}" \
 			2>/dev/null |
 		awk -v a="$arch" '
 			/^Package:/ { p = $2 }
@@ -209,11 +221,11 @@ else
 	trap 'rm -rf "$tmp"' EXIT
 	# let apt's sandbox user write here (else apt warns and runs as root)
 	if id _apt >/dev/null 2>&1; then chown _apt "$tmp" || true; fi
-	log "apt-get download $pkg:$arch=$ver"
-	if ! (cd "$tmp" && apt-get "${APT[@]}" download -q "$pkg:$arch=$ver" >&2); then
+	log "apt-get download $pkg:$qarch=$ver"
+	if ! (cd "$tmp" && apt-get "${APT[@]}" download -q "$pkg:$qarch=$ver" >&2); then
 		apt_update
-		(cd "$tmp" && apt-get "${APT[@]}" download -q "$pkg:$arch=$ver" >&2) ||
-			die "apt-get download $pkg:$arch=$ver failed"
+		(cd "$tmp" && apt-get "${APT[@]}" download -q "$pkg:$qarch=$ver" >&2) ||
+			die "apt-get download $pkg:$qarch=$ver failed"
 	fi
 	debs=("$tmp"/*.deb)
 	f=${debs[0]}
@@ -222,6 +234,10 @@ else
 	rm -rf "$tmp"
 	trap - EXIT
 	log "downloaded $deb ($(stat -c %s "$deb") bytes)"
+fi
+if [ "$mode" = deb ]; then
+	echo "$deb"
+	exit 0
 fi
 
 # --- unpack once --------------------------------------------------------
@@ -235,6 +251,12 @@ else
 	touch "$dir.tmp/.unpacked"
 	mv "$dir.tmp" "$dir"
 fi
+# the directory of any package (7.x's linux-base-VER holds the config,
+# no image)
+if [ "$mode" = dir ]; then
+	echo "$dir"
+	exit 0
+fi
 # boot/vmlinuz-VER up to 6.18; usr/lib/modules/VER/vmlinuz in 7.x's
 # linux-binary-VER
 images=("$dir"/boot/vmlinuz-* "$dir"/usr/lib/modules/*/vmlinuz "$dir"/lib/modules/*/vmlinuz)
@@ -244,10 +266,10 @@ for f in "${images[@]}"; do
 done
 [ -n "$vmlinuz" ] || die "no boot/vmlinuz-* nor usr/lib/modules/*/vmlinuz in $dir (a metapackage? 7.x kernels are in linux-binary-VER)"
 
-case "$mode" in
-dir) echo "$dir"; exit 0 ;;
-image) echo "$vmlinuz"; exit 0 ;;
-esac
+if [ "$mode" = image ]; then
+	echo "$vmlinuz"
+	exit 0
+fi
 
 # --- extract the BTF blob once (mode btf) -------------------------------
 btf="$CACHE/btf/$key.btf"
