@@ -316,7 +316,8 @@ vm-builds:
 	$(Q)$(MAKE) --no-print-directory ARCH=x86 STATIC=1 OUTPUT=build/vm-x86 all
 	$(Q)$(MAKE) --no-print-directory ARCH=arm64 OUTPUT=build/arm64 all
 
-# make vmtest [KERNELS="amd64-6.12 arm64-6.1"]: Debian kernels under qemu
+# make vmtest [KERNELS="amd64-6.12 arm64-7.3"]: Debian kernels under qemu
+# (KERNELS: names or patterns of tests/vm/matrix, e.g. '*-7.3*')
 vmtest: deps-all vm-builds
 	$(Q)tests/vm/run.sh $(KERNELS)
 
@@ -325,9 +326,9 @@ vmshell: deps-all vm-builds
 	$(Q)tests/vm/run.sh --shell $(KERNEL)
 
 # every figure against the kernel's own count: the Debian kernels' tracefs
-# counts (vmtest prints their oracle lines) and the instrumented 6.12
-# (tests/oracle/run.sh: kernel built once, cached; also proves
-# pcp_batch_scale_max=). make oracle BOOTS="s5 up-s0" for some boots only.
+# counts (vmtest prints their oracle lines) and the instrumented 6.12 and
+# 7.3 (tests/oracle/run.sh: each kernel built once, cached; also proves
+# pcp_batch_scale_max=). make oracle BOOTS="s5 k73-s5" for some boots only.
 oracle: deps-all vm-builds
 	$(Q)tests/vm/run.sh $(KERNELS)
 	$(Q)tests/oracle/run.sh $(BOOTS)
