@@ -28,7 +28,8 @@
 #
 # Boots run JOBS at a time, longest first: the seconds the last boot of
 # each kernel took ($OUT/NAME/boot_seconds), else the matrix's secs column.
-# A boot that timed out is retried once, and the vmtest line says so.
+# A boot that timed out is retried once with twice the time, and the
+# vmtest line says so.
 #
 # Needs the static binaries: `make STATIC=1 OUTPUT=build/vm-x86 all` and
 # `make ARCH=arm64 all` (make vmtest does both).
@@ -41,7 +42,8 @@
 #                    2: each TCG VM keeps ~2 cores busy)
 #   VMTEST_TIMEOUT   seconds per boot before it counts as hung (default 300)
 #   VMTEST_RETRIES   boots per kernel when one dies early (default 3); a
-#                    boot that timed out gets one more, once
+#                    boot that timed out gets one more, once, with twice
+#                    VMTEST_TIMEOUT
 #   VMTEST_CRASH_FIRST=1  crash each kernel's first boot on purpose: a
 #                    self-test of the retry path
 #   VMTEST_SMP       CPUs per VM (default: the matrix's smp column)
@@ -349,12 +351,12 @@ qemu_cmd() {
 
 # why a boot did not get to the end marker, or nothing
 boot_failure() {
-	local logf=$1 rc=$2
+	local logf=$1 rc=$2 limit=${3:-$TIMEOUT}
 	if [ "$(tagged "$logf" end)" = done ]; then
 		return
 	fi
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		echo "timeout after ${TIMEOUT}s"
+		echo "timeout after ${limit}s"
 	elif grep -q 'Oops' "$logf"; then
 		echo "$(grep -m1 -o 'Oops[^[]*' "$logf" | tr -d '\r' | sed 's/ *$//') before the end marker"
 	elif grep -q 'Kernel panic' "$logf"; then
@@ -383,7 +385,7 @@ run_kernel() {
 		echo "vmtest $k: $line" >"$OUT/$k/line"
 		return
 	fi
-	local timeouts=0 max=$RETRIES
+	local timeouts=0 max=$RETRIES limit=$TIMEOUT
 	attempt=0
 	while [ "$attempt" -lt "$max" ]; do
 		attempt=$((attempt + 1))
@@ -397,21 +399,24 @@ run_kernel() {
 		qemu_cmd "$k" "vmtest.mode=test$extra"
 		log "$k: booting ($(cut -d' ' -f1 <"$OUT/$k/package"), attempt $attempt/$max)"
 		local t0=$SECONDS
-		timeout -k 10 "$TIMEOUT" "${qemu[@]}" </dev/null >"$logf" 2>&1
+		timeout -k 10 "$limit" "${qemu[@]}" </dev/null >"$logf" 2>&1
 		rc=$?
 		log "$k: boot $attempt ended after $((SECONDS - t0))s (qemu exit $rc)"
-		why=$(boot_failure "$logf" "$rc")
+		why=$(boot_failure "$logf" "$rc" "$limit")
 		if [ -z "$why" ]; then
 			echo "$((SECONDS - t0))" >"$OUT/$k/boot_seconds"
 			break
 		fi
-		# a hung VM gets one more boot, once (a TCG VM starved by a
-		# loaded host looks hung too); an early death gets RETRIES
+		# a hung VM gets one more boot, once, with twice the time: a
+		# TCG VM starved by a loaded host looks hung too (the boards
+		# took 140-220 s at a host load of 8-11, 75-98 s idle); an
+		# early death gets RETRIES
 		if [[ "$why" == timeout* ]]; then
 			timeouts=$((timeouts + 1))
 			[ "$timeouts" -gt 1 ] && break
 			max=$((max + 1))
-			echo "vmtest $k: boot $attempt timed out after ${TIMEOUT}s, retrying once" >>"$OUT/$k/retries"
+			echo "vmtest $k: boot $attempt timed out after ${limit}s, retrying once with $((2 * limit))s" >>"$OUT/$k/retries"
+			limit=$((2 * limit))
 			continue
 		fi
 		if [ "$attempt" -lt "$max" ]; then
