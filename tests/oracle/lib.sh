@@ -51,7 +51,7 @@ finish() {
 # /proc/pcp_oracle lines "name value" and "name_log2 v0 v1 ...".
 parse_snaps() {
 	awk -F: '
-		$2 ~ /^A[0-3]$/ {
+		$2 ~ /^[AS][0-3]$/ {
 			snap = $2; src = $3
 			rest = $0; sub(/^ORACLE:[^:]*:[^:]*:/, "", rest)
 			if (src == "proc" || src == "irqsoff") {
@@ -98,10 +98,11 @@ ksum() {
 		END { printf "%.0f\n", t }' "$TMP/snaps"
 }
 
-# the count over A1..A2 and over A0..A3
+# the count over A1..A2 and over A0..A3 (SNAP=S: the stalls' window,
+# S1..S2 and S0..S3)
 window() {
-	local a0 a1 a2 a3
-	a0=$(ksum A0 "$@") a1=$(ksum A1 "$@") a2=$(ksum A2 "$@") a3=$(ksum A3 "$@")
+	local a0 a1 a2 a3 w=${SNAP:-A}
+	a0=$(ksum ${w}0 "$@") a1=$(ksum ${w}1 "$@") a2=$(ksum ${w}2 "$@") a3=$(ksum ${w}3 "$@")
 	echo "$((a2 - a1)) $((a3 - a0))"
 }
 
@@ -247,15 +248,17 @@ match_share() {
 #     calls under -icount (0.65 %: the handlers outweigh most calls).
 # Prints "ABOVE BELOW Q": 1 - the largest excess of the kernel's CDF over
 # pcptop's, 1 - the largest excess of pcptop's CDF at b >= q over the
-# kernel's at b + 1, and q.
+# kernel's at b + 1, and q. A third argument Q fixes q instead: where H
+# has a bound of its own, under 2^Q ns, every call timed at 2^Q ns or
+# more inside is at most one bucket higher outside.
 INSIDE_H_SHARE=$(awk -v m="$TIME_MATCH_MIN" 'BEGIN { print 1 - sqrt(1 - m) }')
 inside_shares() {
-	awk -v hs="$INSIDE_H_SHARE" '
+	awk -v hs="$INSIDE_H_SHARE" -v fq="${3:--1}" '
 		FNR == 1 { file++ }
 		{ h[file, $1] += $2; n[file] += $2; if ($1 > top) top = $1 }
 		END {
 			if (n[1] == 0 || n[2] == 0) { v = (n[1] == n[2]) ? 1 : 0; print v, v, 0; exit }
-			up = 0; lo = 0; c1 = 0; c2 = 0; q = -1
+			up = 0; lo = 0; c1 = 0; c2 = 0; q = fq
 			for (b = 0; b <= top + 1; b++) {
 				c1 += h[1, b] / n[1]; c2 += h[2, b] / n[2]
 				cdf1[b] = c1; cdf2[b] = c2
@@ -279,15 +282,16 @@ p_hist() {
 		"$TMP/report.json"
 }
 
-# the kernel's histogram over A1..A2: SOURCE FIELD [SHIFT]; SHIFT 1 turns
-# tracefs's log2 keys (2^N rounds up) into pcptop's slots (rounds down).
+# the kernel's histogram over A1..A2 (S1..S2 with SNAP=S): SOURCE FIELD
+# [SHIFT]; SHIFT 1 turns tracefs's log2 keys (2^N rounds up) into
+# pcptop's slots (rounds down).
 # A synthetic latency of 0-2 ns is no call (seen now and then on 6.12,
 # never reproduced): such pairs are left out and counted in $TMP/k.odd.
 k_hist() {
 	local src=$1 field=$2 shift=${3:-0}
-	awk -v src="$src" -v f="$field" -v sh="$shift" -v odd="$TMP/k.odd" '
-		$2 == src && $4 == f && ($1 == "A1" || $1 == "A2") {
-			d = ($1 == "A2") ? $5 : -$5
+	awk -v src="$src" -v f="$field" -v sh="$shift" -v odd="$TMP/k.odd" -v w="${SNAP:-A}" '
+		$2 == src && $4 == f && ($1 == w "1" || $1 == w "2") {
+			d = ($1 == w "2") ? $5 : -$5
 			if (sh && $3 <= 1) { bad += d; next }
 			slot = $3 - sh; if (slot < 0) slot = 0
 			v[slot] += d
@@ -298,7 +302,11 @@ k_hist() {
 		}' "$TMP/snaps" | sort -n
 }
 
-# check_times match|inside|interleaved|estimate FIGURE HIST_KEY SOURCE FIELD [SHIFT]
+# check_times match|inside|around|interleaved|estimate FIGURE HIST_KEY SOURCE FIELD [SHIFT]
+# (around: inside the other way, the kernel's clock inside pcptop's
+# programs, whose own cost H is then pcptop's: T_p = T_k + H, with H
+# under AROUND_H_NS a call: a few dozen stalls spread over twenty
+# buckets leave a quantile of H no bound at all)
 check_times() {
 	local rule=$1 fig=$2 key=$3 share n_p n_k within
 	shift 3
@@ -334,6 +342,12 @@ check_times() {
 		read -r above below q <<<"$(inside_shares "$TMP/p" "$TMP/k")"
 		share=$(awk -v a="$above" -v b="$below" 'BEGIN { print (a < b) ? a : b }')
 		what="$what; $(pct "$above") % at or below the fprobe-timed call holding them (its handlers run outside fentry/fexit) and $(pct "$below") % above half of it where that took over 2^$((q + 2)) ns (the handlers took under 2^$((q + 1)) ns in $(pct "$INSIDE_H_SHARE") % of the calls), >= $(pct "$TIME_MATCH_MIN") % needed"
+	elif [ "$rule" = around ] && ! awk -v s="$within" -v m="$TIME_MATCH_MIN" 'BEGIN { exit !(s >= m) }'; then
+		local above below q
+		q=$(awk -v h="$AROUND_H_NS" 'BEGIN { q = 0; while (2 ^ q < h) q++; print q }')
+		read -r above below q <<<"$(inside_shares "$TMP/k" "$TMP/p" "$q")"
+		share=$(awk -v a="$above" -v b="$below" 'BEGIN { print (a < b) ? a : b }')
+		what="$what; $(pct "$above") % at or above the kernel's time of the same call (its clock runs inside pcptop's programs) and $(pct "$below") % at most one bucket above it where the kernel's took 2^$q ns or more (what runs outside its clock takes under $AROUND_H_NS ns), >= $(pct "$TIME_MATCH_MIN") % needed"
 	elif [ "${UNSEEN_WAITS:-0}" -gt 0 ] && ! awk -v s="$within" -v m="$need" 'BEGIN { exit !(s >= m) }'; then
 		# a waiter spinning on the pending bit fires no
 		# lock:contention_begin, so its spin stays in pcptop's hold

@@ -7,7 +7,10 @@
 # (fixtures/*.log, their ORACLE lines, 2026-12-01: amd64-6.12, a vm suite
 # boot of Debian's 6.12.117 with --latency; oracle-s3, oracle-s6 and
 # oracle-tp-s5, the instrumented kernel's --latency boot, a boot where a
-# bulk free was in flight as the window closed, and tracepoint mode) and on
+# bulk free was in flight as the window closed, and tracepoint mode;
+# oracle-s5, the instrumented kernel with --exact-free-high and
+# --page-orders, whose pcptop has issue 20's figures and whose guest
+# recorded the stalls phase on its own) and on
 # copies of amd64-6.12.log whose pcptop report is doctored, one figure
 # each, which must FAIL:
 #   - each stored log prints exactly its NAME.expected (a change of
@@ -21,7 +24,19 @@
 #     command: fails the count rule;
 #   - bulk_free.calls two short on 2 CPUs: more than the one call in
 #     flight the count rule allows;
-#   - no report line at all: one line saying so.
+#   - no report line at all: one line saying so;
+# and on copies of oracle-s5.log (the instrumented kernel with the where
+# the pages go figures, and the stalls phase's own recording) whose report
+# (ORACLE:report) or stalls report (ORACLE:sreport) is doctored, each of
+# which must fail on exactly the lines named:
+#   - a page of bulk_free_by_order.3 booked as order 0, of
+#     refill_by_order.1 as order 0, of bulk_free_by_reason.free_high as
+#     high; in the stalls window one of decay as high, one of drain as
+#     offline, two drains by compaction as other (one is a call in flight);
+#   - irqs_off_ns's total and reclaim_stall_ns's a nanosecond under the
+#     kernel's;
+#   - irqs_off_ns's total and reclaim_stall_ns's a nanosecond over what
+#     the probes may add, the stalls' histograms eight times their time.
 # No root, no VM. Usage: tests/oracle/selftest.sh
 set -u
 cd "$(dirname "$0")/../.."
@@ -32,12 +47,13 @@ LABEL="amd64-6.12 smp=2 scale=5"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# doctor JQ_FILTER OUT: the fixture with pcptop's report passed through
-# JQ_FILTER, in its place
+# doctor JQ_FILTER OUT [TAG]: the fixture with pcptop's report (TAG, by
+# default report) passed through JQ_FILTER, in its place
 doctor() {
-	local rep
-	rep=$(sed -n 's/^ORACLE:report://p' "$FIX" | jq -c "$1") || return 1
-	awk -v r="ORACLE:report:$rep" '/^ORACLE:report:/ { print r; next } { print }' "$FIX" >"$2"
+	local rep tag=${3:-report}
+	rep=$(sed -n "s/^ORACLE:$tag://p" "$FIX" | jq -c "$1") || return 1
+	awk -v r="ORACLE:$tag:$rep" -v t="ORACLE:$tag:" \
+		'index($0, t) == 1 { print r; next } { print }' "$FIX" >"$2"
 }
 
 # the buckets of a log2 histogram moved S down (the lowest take what
@@ -97,4 +113,56 @@ tests/oracle/check.sh "$TMP/norep.log" "$LABEL" 5 >"$TMP/norep.out"
 t_eq "no report line: check.sh exits 1" "$?" 1
 t_check "  on one line saying there is no report" -- \
 	grep -qx "oracle $LABEL report: pcptop=0 kernel=- FAIL (no pcptop report: )" "$TMP/norep.out"
+
+echo "== where the pages go: doctored reports of oracle-s5, each must fail"
+FIX=tests/oracle/fixtures/oracle-s5.log
+LABEL="s5 smp=2 scale=5"
+S5=tests/oracle/fixtures/oracle-s5.expected
+# must_fail_on NAME REPORT_FILTER SREPORT_FILTER WHAT FIGURE...: the log
+# with its report and stalls report doctored ("." leaves one as it is)
+# fails, on each FIGURE's line and on no other. The doctorings of one
+# call touch figures no other check reads, so each line says which
+# failed, and three boots' worth of checks cover them all.
+must_fail_on() {
+	local name=$1 what=$4 fig
+	doctor "$2" "$TMP/$name.1.log" report
+	FIX=$TMP/$name.1.log doctor "$3" "$TMP/$name.log" sreport
+	shift 4
+	tests/oracle/check.sh "$TMP/$name.log" "$LABEL" 5 >"$TMP/$name.out"
+	t_eq "$what: check.sh exits 1" "$?" 1
+	for fig in "$@"; do
+		grep -F "oracle $LABEL $fig: " "$TMP/$name.out" >"$TMP/$name.line"
+		t_check "  the $fig line is a failure" -- grep -q ' FAIL (' "$TMP/$name.line"
+		sed -e 's/ FAIL (/ failed, as it must (/' -e 's/^/   /' "$TMP/$name.line"
+	done
+	t_cmp "  and no other line does" "$(grep -c ' FAIL' "$TMP/$name.out")" -eq $#
+}
+
+SW=" (stalls window)"
+# move PARTS FROM TO N: N of a split's parts booked under another part
+move() {
+	echo ".totals.$1.parts.\"$2\" -= $4 | .totals.$1.parts.\"$3\" += $4"
+}
+must_fail_on splits \
+	"$(move bulk_free_by_order 3 0 1) | $(move refill_by_order 1 0 1) | $(move bulk_free_by_reason free_high high 1)" \
+	"$(move bulk_free_by_reason decay high 1) | $(move bulk_free_by_reason drain offline 1) | $(move drain_by_caller compaction other 2)" \
+	"a page of each split booked under another part (two drains by caller: one may be in flight)" \
+	bulk_free_by_order.3 "bulk_free_by_order.3 (exact lines)" refill_by_order.1 \
+	bulk_free_by_reason.free_high "bulk_free_by_reason.decay$SW" \
+	"bulk_free_by_reason.drain$SW" "bulk_free_by_reason.offline$SW" \
+	"drain_by_caller.compaction$SW" "drain_by_caller.other$SW"
+read -r ki khi <<<"$(grep -F "oracle $LABEL irqs_off_ns.per_s: " "$S5" |
+	sed -n 's/^.* kernel \([0-9]*\)\.\.\([0-9]*\) ns:.*/\1 \2/p')"
+read -r lo hi <<<"$(grep -F "oracle $LABEL reclaim_stall_ns.total (exact lines)$SW: " "$S5" |
+	sed -n 's/^.* kernel=\([0-9]*\)\.\.\([0-9]*\) .*/\1 \2/p')"
+must_fail_on short ".totals.irqs_off_ns.total = $((ki - 1))" \
+	".totals.reclaim_stall_ns.total = $((lo - 1))" \
+	"irqs_off_ns and reclaim_stall_ns a nanosecond under the kernel's $ki and $lo" \
+	irqs_off_ns.per_s "reclaim_stall_ns.total (exact lines)$SW"
+must_fail_on long ".totals.irqs_off_ns.total = $((khi + 1))" \
+	".totals.reclaim_stall_ns.total = $((hi + 1)) | $SHIFT .hist.compact_stall_ns.buckets |= shift(3) | .hist.reclaim_stall_ns.buckets |= shift(3)" \
+	"irqs_off_ns a nanosecond over the kernel's and the probes' $khi, reclaim_stall_ns a nanosecond over the kernel's and the probes' $hi, the stalls' histograms eight times their time" \
+	irqs_off_ns.per_s "reclaim_stall_ns.total (exact lines)$SW" \
+	"compact_stall_ns$SW" "compact_stall_ns (exact lines)$SW" \
+	"reclaim_stall_ns$SW" "reclaim_stall_ns (exact lines)$SW"
 t_summary

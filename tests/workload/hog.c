@@ -1,46 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Memory pressure that makes allocating tasks stall, for the oracle of
- * pcptop's reclaim and compaction figures in the test VMs. An initramfs
- * has no disk, so its page cache is unreclaimable and a plain hog only
- * meets the OOM killer; this one first fills the dentry cache with
- * negative entries (lookups of names that do not exist), which direct
- * reclaim's shrinkers can free: reclaim then makes progress, and the
- * allocator drains the pcp lists when the allocation still fails. Then:
+ * Free memory cut into order-0 holes, for the oracle of pcptop's
+ * compaction (and reclaim) figures in the test VMs: it maps MIB of
+ * anonymous memory, touches every page, then gives every other page back.
+ * An order-2 allocation that follows finds free memory but no free
+ * order-2 block, and compacts directly (the pages left mapped are
+ * movable), THP or not; once such allocations want more than the
+ * memory left whole, they reclaim directly too. tests/oracle/guest.sh's
+ * stalls phase runs it beside pipes' order-2 pipe_buffer arrays.
  *
- *   -m MIB  maps and touches MIB of anonymous memory, order-0 pages, and
- *           keeps it until the end (direct reclaim once free memory runs
- *           out; the OOM killer picks this process first);
- *   -t MIB  with -f, first leaves every other page of a MIB mapping
- *           mapped (free memory cut into order-0 holes), then faults MIB of
- *           transparent huge pages (madvise MADV_HUGEPAGE): direct
- *           compaction when THP's defrag setting allows it ("always",
- *           "madvise");
- *   -s SECS holds what it mapped that long before it exits, so that other
- *           allocations meet the same pressure or the same holes (an
- *           order-2 slab under -f compacts directly even with THP off).
+ *   -f MIB  the memory cut into holes
+ *   -s SECS how long it holds the rest before it exits, so that other
+ *           allocations meet the holes
  *
- * Usage: hog [-d DENTRIES] [-m MIB] [-f MIB] [-t MIB] [-s SECS]
- * Prints "hog: N dentries, N pages touched, N huge-page strides" at the
- * end (a stride may have got small pages: /proc/vmstat says which).
+ * Usage: hog -f MIB [-s SECS]
+ * Prints "hog: N pages touched" once the holes are cut (a caller may
+ * wait for that line), then holds them. The OOM killer picks it first
+ * (oom_score_adj 1000), so the test's shell and pcptop survive a size
+ * that turned out too large.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include "workload.h"
 
 #define MIB (1024UL * 1024UL)
-#define HUGE_SIZE (2 * MIB)
-#define NEG_DIR "/tmp/hog-negative"
 #define OOM_FIRST "1000"
-#define CHUNK_MIB 16UL
 
-/* the OOM killer's first choice, so the test's shell and pcptop survive */
 static void oom_first(void)
 {
 	int fd = open("/proc/self/oom_score_adj", O_WRONLY);
@@ -52,50 +41,19 @@ static void oom_first(void)
 	close(fd);
 }
 
-/* n negative dentries: lookups of names that are not there */
-static unsigned long negative_dentries(unsigned long n)
-{
-	char name[64];
-	struct stat st;
-	unsigned long i;
-
-	mkdir(NEG_DIR, 0700);
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), NEG_DIR "/%lu", i);
-		stat(name, &st);
-	}
-	return n;
-}
-
-static char *map_anon(size_t len)
+/* every other page of a touched mapping given back: order-0 holes */
+static int fragment(size_t len, long page, unsigned long *touched)
 {
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
-/* touch a mapping page by page; the pages it got */
-static unsigned long touch(char *p, size_t len, size_t step)
-{
-	unsigned long n = 0;
 	size_t off;
 
-	for (off = 0; off < len; off += step, n++)
-		p[off] = (char)(off >> 12 | 1);
-	return n;
-}
-
-/* every other page of a touched mapping given back: order-0 holes */
-static int fragment(size_t len, long page)
-{
-	char *p = map_anon(len);
-	size_t off;
-
-	if (!p)
+	if (p == MAP_FAILED)
 		return -errno;
+	/* huge pages would leave no holes where a page is given back */
 	madvise(p, len, MADV_NOHUGEPAGE);
-	touch(p, len, page);
+	for (off = 0; off < len; off += page, (*touched)++)
+		p[off] = (char)(off >> 12 | 1);
 	for (off = 0; off < len; off += 2 * page)
 		munmap(p + off, page);
 	return 0;
@@ -103,53 +61,29 @@ static int fragment(size_t len, long page)
 
 int main(int argc, char **argv)
 {
-	unsigned long dentries = 0, mib = 0, frag = 0, thp = 0, touched = 0;
-	unsigned long hold = 0;
-	unsigned long huge = 0, chunk, *dst;
+	unsigned long frag = 0, hold = 0, touched = 0, *dst;
 	long page = sysconf(_SC_PAGESIZE);
-	char *p;
-	int c;
+	int c, err;
 
-	while ((c = getopt(argc, argv, "d:m:f:t:s:h")) != -1) {
-		dst = c == 'd' ? &dentries :
-		      c == 'm' ? &mib :
-		      c == 'f' ? &frag :
-		      c == 's' ? &hold :
-				 &thp;
+	while ((c = getopt(argc, argv, "f:s:h")) != -1) {
+		dst = c == 'f' ? &frag : &hold;
 		if (c == 'h' || c == '?' || parse_ulong(optarg, dst)) {
-			fprintf(stderr,
-				"usage: hog [-d DENTRIES] [-m MIB] [-f MIB] [-t MIB] [-s SECS]\n");
+			fprintf(stderr, "usage: hog -f MIB [-s SECS]\n");
 			return 2;
 		}
 	}
+	if (!frag) {
+		fprintf(stderr, "hog: -f MIB is required\n");
+		return 2;
+	}
 	oom_first();
-	dentries = negative_dentries(dentries);
-	if (frag && fragment(frag * MIB, page)) {
-		perror("hog: mmap");
+	err = fragment(frag * MIB, page, &touched);
+	if (err) {
+		fprintf(stderr, "hog: mmap of %lu MiB: %s\n", frag,
+			strerror(-err));
 		return 1;
 	}
-	if (thp) {
-		p = map_anon(thp * MIB);
-		if (!p) {
-			perror("hog: mmap");
-			return 1;
-		}
-		madvise(p, thp * MIB, MADV_HUGEPAGE);
-		huge = touch(p, thp * MIB, HUGE_SIZE);
-	}
-	/* in chunks: one mapping past free memory is refused at mmap */
-	for (; mib; mib -= chunk) {
-		chunk = mib < CHUNK_MIB ? mib : CHUNK_MIB;
-		p = map_anon(chunk * MIB);
-		if (!p) {
-			perror("hog: mmap");
-			return 1;
-		}
-		madvise(p, chunk * MIB, MADV_NOHUGEPAGE);
-		touched += touch(p, chunk * MIB, page);
-	}
-	printf("hog: %lu dentries, %lu pages touched, %lu huge-page strides\n",
-	       dentries, touched, huge);
+	printf("hog: %lu pages touched\n", touched);
 	fflush(stdout);
 	sleep(hold);
 	return 0;

@@ -7,10 +7,13 @@
  * burst. That is the order 1-3 freeing the free_high rule is about, and
  * the load the oracle suite needs beside churn's order-0 pages.
  *
- * Usage: pipes [-p PIPES] [-n ROUNDS] [-k KIB]
+ * Usage: pipes [-p PIPES] [-n ROUNDS] [-k KIB] [-w SECS]
  *   -p  pipes open at once (default 64)
  *   -n  rounds of open, fill, drain, close (default 20)
  *   -k  KiB written through each pipe per round (default 64)
+ *   -w  seconds every pipe of a round stays open before they close
+ *       (default 0): several of these then hold their arrays at once,
+ *       on one CPU too, where each would else run its round alone
  * Prints "pipes: N pipes, N KiB" so tests can compare against it.
  */
 #define _GNU_SOURCE
@@ -48,18 +51,19 @@ static int pump(int wfd, int rfd, unsigned long kib)
 int main(int argc, char **argv)
 {
 	unsigned long pipes = DEFAULT_PIPES, rounds = DEFAULT_ROUNDS;
-	unsigned long kib = DEFAULT_KIB, opened = 0, r, i;
+	unsigned long kib = DEFAULT_KIB, opened = 0, hold = 0, r, i;
 	int c;
 
-	while ((c = getopt(argc, argv, "p:n:k:h")) != -1) {
+	while ((c = getopt(argc, argv, "p:n:k:w:h")) != -1) {
 		unsigned long *dst = c == 'p' ? &pipes :
 				     c == 'n' ? &rounds :
+				     c == 'w' ? &hold :
 						&kib;
 
 		if (c == 'h' || c == '?' || parse_ulong(optarg, dst) ||
 		    (c == 'p' && (pipes < 1 || pipes > MAX_PIPES))) {
 			fprintf(stderr,
-				"usage: pipes [-p PIPES (1-%d)] [-n ROUNDS] [-k KIB]\n",
+				"usage: pipes [-p PIPES (1-%d)] [-n ROUNDS] [-k KIB] [-w SECS]\n",
 				MAX_PIPES);
 			return 2;
 		}
@@ -79,6 +83,7 @@ int main(int argc, char **argv)
 			}
 			opened++;
 		}
+		sleep(hold);
 		for (i = 0; i < pipes; i++) {
 			close(fds[i][0]);
 			close(fds[i][1]);
