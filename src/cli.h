@@ -26,6 +26,7 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_btf_min(int argc, char **argv);
+int cmd_whatif(int argc, char **argv);
 
 /* "pcptop: <msg>" on stderr, one line */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -147,6 +148,20 @@ int cli_parse_record(int argc, char **argv, struct record_opts *o);
 int cli_parse_report(int argc, char **argv, struct report_opts *o, bool diff);
 int cli_parse_btf_min(int argc, char **argv, struct btf_min_cli *o);
 
+/* pcptop whatif (cli_whatif.c) */
+struct whatif_cli {
+	bool help;
+	const char *file;
+	const char *scales; /* --scale LIST as given, NULL: 0-6 */
+	const char *rules; /* --rules NAME, NULL: the recording's */
+	bool json;
+	const char *html; /* --html OUT, "-" for stdout */
+	bool check;
+	const char *save; /* --save OUT: one scale's prediction, a recording */
+};
+
+int cli_parse_whatif(int argc, char **argv, struct whatif_cli *o);
+
 /* each command's --help text */
 void info_usage(FILE *f);
 void stat_usage(FILE *f);
@@ -155,5 +170,6 @@ void record_usage(FILE *f);
 void report_usage(FILE *f);
 void diff_usage(FILE *f);
 void btf_min_usage(FILE *f);
+void whatif_usage(FILE *f);
 
 #endif /* PCPTOP_CLI_H */

@@ -22,6 +22,8 @@ static const struct cmd {
 	{ "report", cmd_report,
 	  "totals, timeline and histograms of a recording" },
 	{ "diff", cmd_diff, "two recordings side by side" },
+	{ "whatif", cmd_whatif,
+	  "a --trace recording replayed at every scale: what each would do" },
 	{ "btf-min", cmd_btf_min,
 	  "a board's BTF cut down to what pcptop needs (a few KB)" },
 };
@@ -53,6 +55,7 @@ static void usage(FILE *f)
 		"  pcptop info                  modes, scale and its source, pagesets\n"
 		"  pcptop stat -i 1             one report a second until Ctrl-C\n"
 		"  pcptop stat -i 5 -c 1 --json one JSON object after 5 seconds\n"
+		"  pcptop whatif run.data       every scale predicted from one --trace run\n"
 		"  pcptop btf-min vmlinux.btf pcptop.btf\n"
 		"                               a board's BTF, for --btf (docs/FIELD.md)\n"
 		"\n"

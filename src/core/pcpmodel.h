@@ -356,6 +356,8 @@ struct pcpmodel_flushes {
 	uint64_t chunks; /* free_pcppages_bulk() calls */
 	uint64_t pages;
 	uint64_t max_flush_pages;
+	/* the largest chunk: HIST_DRAIN_PAGES's max for DRAIN */
+	uint64_t max_chunk_pages;
 	uint64_t flush_pages_hist[PCPTOP_HIST_SLOTS];
 	uint64_t chunks_hist[PCPTOP_HIST_SLOTS]; /* chunks per flush */
 	uint64_t chunk_pages_hist[PCPTOP_HIST_SLOTS];
@@ -384,6 +386,8 @@ struct pcpmodel_result {
 	uint64_t refill_pages;
 	uint64_t refill_pages_hist[PCPTOP_HIST_SLOTS]; /* HIST_REFILL_PAGES */
 	struct pcpmodel_call_sizes refill_sizes;
+	/* refilled pages by order slot (0..3, the THP order): refill_by_order */
+	uint64_t refill_order_pages[PCPTOP_ORDER_SLOTS];
 	struct pcpmodel_flushes flush[NR_PCPM_FLUSH];
 	uint64_t free_high_high_cut; /* CNT_FREE_HIGH_HIGH_CUT */
 	uint64_t decay_calls; /* CNT_DECAY_CALLS */

@@ -84,6 +84,8 @@ int pcpm_bulk_free(struct pcpmodel *m, struct pcpm_pcp *pcp, int count,
 	sizes_add(&r->bulk_sizes, freed);
 	r->flush[f->src].chunk_pages_hist[slot]++;
 	r->flush[f->src].chunks++;
+	if ((uint64_t)freed > r->flush[f->src].max_chunk_pages)
+		r->flush[f->src].max_chunk_pages = freed;
 	f->chunks++;
 	f->pages += freed;
 	return freed;
@@ -122,6 +124,9 @@ void pcpm_refill(struct pcpmodel *m, struct pcpm_pcp *pcp, int pindex,
 	r->refill_calls++;
 	r->refill_pages += pages;
 	r->refill_pages_hist[hist_slot_of(pages)]++;
+	r->refill_order_pages[order <= PCPM_COSTLY_ORDER ?
+				      order :
+				      PCPTOP_ORDER_SLOT_THP] += pages;
 	sizes_add(&r->refill_sizes, pages);
 }
 

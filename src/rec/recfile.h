@@ -57,6 +57,8 @@
 #define REC_MAX_SERIES 256
 #define REC_MAX_SERIES_ZONES 64
 #define REC_MAX_SERIES_ORDERS 64
+/* in front of a counter's or histogram's name: the writer did not keep it */
+#define REC_NAME_NOT_KEPT "~"
 /* a sampled value the interval did not have */
 #define REC_SAMPLE_ABSENT INT64_MIN
 

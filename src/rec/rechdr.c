@@ -88,15 +88,28 @@ static void put_zone(struct rbuf *b, const struct zone_pcp *z)
 	tlv_end(b, off);
 }
 
+/*
+ * An array the run did not keep (a whatif prediction's unpredicted
+ * counters) is named with REC_NAME_NOT_KEPT in front: no reader knows
+ * that name, so every reader drops its values and the figures it feeds.
+ */
 static void put_names(struct rbuf *b, uint16_t tag, int n,
-		      const char *(*name)(int i))
+		      const char *(*name)(int i), const bool *kept)
 {
 	size_t off = tlv_begin(b, tag);
+	char dropped[64];
 	int i;
 
 	rb_u32(b, (uint32_t)n);
-	for (i = 0; i < n; i++)
-		rb_str(b, name(i));
+	for (i = 0; i < n; i++) {
+		if (kept[i]) {
+			rb_str(b, name(i));
+			continue;
+		}
+		snprintf(dropped, sizeof(dropped), "%s%s", REC_NAME_NOT_KEPT,
+			 name(i));
+		rb_str(b, dropped);
+	}
 	tlv_end(b, off);
 }
 
@@ -134,8 +147,9 @@ void rec_header_encode(struct rbuf *b, const struct rec_header *h)
 	rb_u32(b, d->nr_counters);
 	tlv_end(b, off);
 	/* the writer's arrays are always this build's layout */
-	put_names(b, TAG_COUNTER_NAMES, NR_PCPTOP_COUNTERS, counter_name);
-	put_names(b, TAG_HIST_NAMES, NR_PCPTOP_HISTS, hist_name);
+	put_names(b, TAG_COUNTER_NAMES, NR_PCPTOP_COUNTERS, counter_name,
+		  f->counted);
+	put_names(b, TAG_HIST_NAMES, NR_PCPTOP_HISTS, hist_name, f->hist_kept);
 	rec_series_encode(b, h, TAG_SAMPLE_SERIES);
 	off = tlv_begin(b, TAG_INTERVAL);
 	rb_u64(b, h->interval_ns);

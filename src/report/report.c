@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "outfile.h"
+#include "page_out.h"
 #include "report_view.h"
 #include "units.h"
 
@@ -110,41 +111,14 @@ static int load(const char *path, struct rec_summary *s)
 	return 0;
 }
 
-/* write an HTML page to OUT, "-" being stdout; 0 or -errno */
-static int write_html(const char *out, const struct rec_summary *a,
-		      const struct cmp_result *r)
+static void report_page(FILE *f, const void *s)
 {
-	bool to_stdout = !strcmp(out, "-");
-	FILE *f = stdout;
-	int err = 0, fd;
+	report_html(f, s);
+}
 
-	if (!to_stdout) {
-		err = outfile_keep_old(out);
-		fd = err ? err : outfile_create(out);
-		f = fd < 0 ? NULL : fdopen(fd, "w");
-		if (!f) {
-			cli_warn("cannot write %s: %s", out,
-				 strerror(fd < 0 ? -fd : errno));
-			if (fd >= 0)
-				close(fd);
-			return -EINVAL;
-		}
-	}
-	if (r)
-		diff_html(f, r);
-	else
-		report_html(f, a);
-	if (fflush(f) || ferror(f))
-		err = -EIO;
-	if (!to_stdout && fclose(f) && !err)
-		err = -errno;
-	if (err) {
-		cli_warn("writing %s: %s", out, strerror(-err));
-		return -EIO;
-	}
-	if (!to_stdout)
-		fprintf(stderr, "pcptop: wrote %s\n", out);
-	return 0;
+static void diff_page(FILE *f, const void *r)
+{
+	diff_html(f, r);
 }
 
 /* --html OUT is checked before the recordings are read */
@@ -184,7 +158,7 @@ int cmd_report(int argc, char **argv)
 		report_text(stdout, &s, o.timeline, o.hists);
 	fflush(stdout);
 	if (o.html)
-		err = write_html(o.html, &s, NULL);
+		err = page_out(o.html, report_page, &s);
 	rec_summary_free(&s);
 	return cli_status(err);
 }
@@ -240,7 +214,7 @@ int cmd_diff(int argc, char **argv)
 		diff_text(stdout, r);
 	fflush(stdout);
 	if (o.html)
-		err = write_html(o.html, NULL, r);
+		err = page_out(o.html, diff_page, r);
 out:
 	for (i = 0; runs && i < o.nr_files; i++)
 		rec_summary_free(&runs[i]);

@@ -237,6 +237,14 @@ void svg_bars(FILE *f, const char *title, const char *unit,
 void svg_lines(FILE *f, const char *title, const char *ylabel,
 	       const struct svg_series *sr, int n, bool dashed_second_half)
 {
+	svg_lines_x(f, title, "seconds since the start", ylabel, sr, n,
+		    dashed_second_half);
+}
+
+void svg_lines_x(FILE *f, const char *title, const char *xlabel,
+		 const char *ylabel, const struct svg_series *sr, int n,
+		 bool dashed_second_half)
+{
 	const char *names[4];
 	double xmax = 0, ymax = 0, pw = LINE_W - PAD_L - PAD_R;
 	double ph = LINE_H - PAD_T - PAD_B;
@@ -264,9 +272,10 @@ void svg_lines(FILE *f, const char *title, const char *ylabel,
 			PAD_L + pw * i / (Y_TICKS * 2), LINE_H - PAD_B + 16,
 			num);
 	}
-	fprintf(f,
-		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">seconds since the start</text>\n",
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
 		(LINE_W + PAD_L) / 2, LINE_H - 12);
+	html_esc(f, xlabel);
+	fputs("</text>\n", f);
 	for (k = 0; k < n; k++) {
 		const struct svg_series *s = &sr[k];
 		bool dash = dashed_second_half && k >= n / 2;

@@ -33,5 +33,9 @@ struct svg_series {
  */
 void svg_lines(FILE *f, const char *title, const char *ylabel,
 	       const struct svg_series *sr, int n, bool dashed_second_half);
+/* the same against another x than time: xlabel says what it is */
+void svg_lines_x(FILE *f, const char *title, const char *xlabel,
+		 const char *ylabel, const struct svg_series *sr, int n,
+		 bool dashed_second_half);
 
 #endif /* PCPTOP_SVG_H */

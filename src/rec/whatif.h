@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pcptop whatif's model: a recording's pcp trace (rectrace.h) replayed
+ * through the pcp policy (pcpmodel.h) at each scale asked, each replay
+ * summed up as the figures a recording at that scale would count
+ * (struct figures, so that every figure reads through figtab as a
+ * recording's does), the lock and interrupts-off time priced by a cost
+ * fit on the recording's own measured intervals, and the recording's
+ * own counted figures beside them. Views print it (view/whatif_*.c);
+ * whatif_check.c holds a replay at the recorded scale against the
+ * recording; whatif_save.c writes a prediction as a recording diff reads.
+ */
+#ifndef PCPTOP_WHATIF_H
+#define PCPTOP_WHATIF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "figures.h"
+#include "pcpmodel.h"
+#include "recsum.h"
+#include "rectrace.h"
+
+#define WHATIF_MAX_COLS (PCPM_SCALE_MAX + 1)
+/* points of the parked-pages series over the trace's time */
+#define WHATIF_SERIES_BINS 48
+
+/* what a column knows beyond the figures: the replay's own bookkeeping */
+struct whatif_extra {
+	/* the commit's flushes at count >= high (not free_high's) */
+	uint64_t commit_flushes, commit_pages, commit_max;
+	/* zone->lock: bulk frees + refills, and the buddy path's calls */
+	uint64_t lock_takes, lock_pages, buddy_takes;
+	uint64_t pcp_events; /* allocations and frees on the pcp path */
+	/* of those, while the zone was below high or reclaiming */
+	uint64_t events_below_high;
+	uint64_t snapshots, snapshots_drifted;
+	uint64_t count_drift_max, high_drift_max;
+	double count_drift_mean;
+	uint64_t events_rejected, events_unseeded;
+	/* pages in every pcp list: at the end of each bin, its mean, max */
+	uint64_t parked[WHATIF_SERIES_BINS];
+	double parked_mean;
+	uint64_t parked_max;
+	bool have_parked;
+};
+
+/* one scale's prediction, or (measured) the recording's own figures */
+struct whatif_col {
+	int scale;
+	bool measured;
+	struct figures fig;
+	/* by fig_table index: the figures this column has */
+	bool fig_on[FIGTAB_MAX];
+	struct whatif_extra x;
+};
+
+/* a cost fit of lock hold or interrupts-off time, stated */
+struct whatif_fit {
+	int err; /* 0, or why there is none: -ENODATA, -EDOM, -EINVAL */
+	struct pcpmodel_cost_fit fit;
+	const char *on; /* what it was fitted on, in words */
+};
+
+struct whatif_opts {
+	bool scales[WHATIF_MAX_COLS];
+	/* the rule set; -1: the recording's (its meta.rules) */
+	int rules;
+};
+
+struct whatif {
+	const char *path;
+	const struct rec_trace *trace;
+	struct pcpmodel_rules rules;
+	bool rules_given; /* --rules, else the recording's */
+	int recorded_scale; /* -1 unknown */
+	uint64_t lost_in_window; /* lost events inside the replayed span */
+	struct whatif_fit hold, irqs;
+	int nr_cols;
+	struct whatif_col *cols; /* nr_cols */
+	bool have_measured;
+	struct whatif_col measured;
+	/* bin i ends at first_ns + (i + 1) * bin_ns */
+	uint64_t bin_ns;
+};
+
+/* "0-6", "0,3,5", "2": into o->scales; -EINVAL with msg saying why */
+int whatif_parse_scales(const char *list, bool scales[WHATIF_MAX_COLS],
+			char *msg, size_t len);
+
+/*
+ * Replay t at every scale of o; s (may be NULL) is the same recording's
+ * summary, for the cost fits and the measured column. 0, -EINVAL when
+ * the trace cannot be replayed (msg says why), -ENOMEM.
+ */
+int whatif_run(struct whatif *w, const char *path, const struct rec_trace *t,
+	       const struct rec_summary *s, const struct whatif_opts *o,
+	       char *msg, size_t len);
+void whatif_free(struct whatif *w);
+
+/* the column of scale sc, NULL when not asked for */
+const struct whatif_col *whatif_col_of(const struct whatif *w, int sc);
+
+/* whatif_fit.c: lock hold and interrupts-off cost fits from s */
+void whatif_fit_costs(struct whatif *w, const struct rec_summary *s);
+/* a replay's calls priced: lock_hold_ns and irqs_off_ns of col */
+void whatif_price(const struct whatif *w, const struct pcpmodel_result *r,
+		  struct whatif_col *col);
+/* the recording's own figures into a column */
+void whatif_measured(const struct rec_summary *s, struct whatif_col *col);
+
+/* whatif_rows.c: the rows every view prints, one number each */
+enum whatif_part {
+	WP_EVENTS,
+	WP_PAGES,
+	WP_P50,
+	WP_P99,
+	WP_MAX,
+	WP_TOTAL,
+	WP_EXTRA, /* from struct whatif_extra */
+};
+
+struct whatif_row {
+	const char *key; /* "bulk_free.calls": diff's metric key where any */
+	const char *title;
+	const char *unit; /* "", "pages", "ns", "%" */
+	const char *fig; /* figtab key, NULL for an extra */
+	enum whatif_part part;
+	unsigned int flags; /* WR_* */
+};
+
+#define WR_BOUND 0x1 /* a log2 bucket's upper bound */
+#define WR_REPLAY 0x2 /* only a replay has it: the recording does not */
+
+extern const struct whatif_row whatif_rows[];
+extern const int whatif_nr_rows;
+/* row's value in col; false when col has none */
+bool whatif_value(const struct whatif_col *col, const struct whatif_row *row,
+		  double *v);
+
+/* words every view says: a fit, stated; the trace's window and losses */
+void whatif_fit_line(char *buf, size_t len, const struct whatif_fit *fit);
+void whatif_window_line(char *buf, size_t len, const struct whatif *w);
+/* where the replay is weakest: the share below the high watermark */
+void whatif_below_line(char *buf, size_t len, const struct whatif *w);
+
+/*
+ * whatif_check.c: the replay at the recorded scale against the
+ * recording's own counts (issue 22's self-consistency): bulk-free and
+ * refill calls and pages within 1 %, their size histograms within one
+ * log2 bucket for 99 % of calls, the largest flush exact, no events lost.
+ */
+#define WHATIF_CHECK_MAX 16
+#define WHATIF_CHECK_COUNT_PCT 1.0
+#define WHATIF_CHECK_HIST_OFF_PCT 1.0
+
+enum whatif_check_kind {
+	CHECK_WITHIN_PCT, /* |pred - rec| <= bound % of rec */
+	CHECK_HIST, /* pred: % of calls more than one bucket off */
+	CHECK_EXACT,
+	CHECK_ZERO, /* pred must be 0 */
+};
+
+struct whatif_check {
+	char what[64]; /* "bulk_free.calls" */
+	enum whatif_check_kind kind;
+	double pred, rec; /* CHECK_HIST: pred is the % off, rec unused */
+	double bound;
+	bool ok;
+};
+
+/*
+ * The comparisons, into c (WHATIF_CHECK_MAX); how many. *pass says
+ * whether all held. -ENODATA when w has no column at the recorded scale
+ * or no measured column; -EINVAL when the recording did not count the
+ * figures compared.
+ */
+int whatif_check(const struct whatif *w, struct whatif_check *c, int *nr,
+		 bool *pass);
+/* % of calls the quantile pairing of two log2 histograms puts > 1 apart */
+double whatif_hist_off_pct(const uint64_t *a, const uint64_t *b);
+
+#endif /* PCPTOP_WHATIF_H */

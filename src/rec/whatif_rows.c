@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The rows of a what-if table, each one number of a column: the figures
+ * through figtab (so a prediction and a recording read alike, with
+ * diff's metric keys), then what only a replay knows.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "whatif.h"
+
+/* clang-format off */
+const struct whatif_row whatif_rows[] = {
+	{ "bulk_free.calls", "bulk frees (free_pcppages_bulk calls)", "", "bulk_free", WP_EVENTS, 0 },
+	{ "bulk_free.pages", "pages bulk-freed", "pages", "bulk_free", WP_PAGES, 0 },
+	{ "bulk_free.p50", "bulk free p50", "pages", "bulk_free", WP_P50, WR_BOUND },
+	{ "bulk_free.p99", "bulk free p99", "pages", "bulk_free", WP_P99, WR_BOUND },
+	{ "bulk_free.max", "largest bulk free", "pages", "bulk_free", WP_MAX, 0 },
+	{ "refill.calls", "refills (rmqueue_bulk calls)", "", "refill", WP_EVENTS, 0 },
+	{ "refill.pages", "pages refilled", "pages", "refill", WP_PAGES, 0 },
+	{ "refill.p50", "refill p50", "pages", "refill", WP_P50, WR_BOUND },
+	{ "refill.p99", "refill p99", "pages", "refill", WP_P99, WR_BOUND },
+	{ "refill.max", "largest refill", "pages", "refill", WP_MAX, 0 },
+	{ "free_high.count", "free_high flushes", "", "free_high", WP_EVENTS, 0 },
+	{ "free_high.pages", "pages free_high flushed", "pages", "free_high", WP_PAGES, 0 },
+	{ "free_high.max", "largest free_high flush", "pages", "free_high", WP_MAX, 0 },
+	{ "flush.count", "flushes at count >= high", "", NULL, WP_EXTRA, WR_REPLAY },
+	{ "flush.pages", "pages they flushed", "pages", NULL, WP_EXTRA, WR_REPLAY },
+	{ "flush.max", "largest of them", "pages", NULL, WP_EXTRA, WR_REPLAY },
+	{ "decay.calls", "decay_pcp_high calls", "", "decay", WP_EVENTS, 0 },
+	{ "decay.pages", "pages decay freed", "pages", "decay", WP_PAGES, 0 },
+	{ "decay.max", "largest decay free", "pages", "decay", WP_MAX, 0 },
+	{ "drain.chunks", "drain chunks", "", "drain", WP_EVENTS, 0 },
+	{ "drain.pages", "pages drained", "pages", "drain", WP_PAGES, 0 },
+	{ "drain.max", "largest drain chunk", "pages", "drain", WP_MAX, 0 },
+	{ "zone_lock.takes", "zone->lock: bulk frees + refills", "", NULL, WP_EXTRA, 0 },
+	{ "zone_lock.pages", "zone->lock: their pages", "pages", NULL, WP_EXTRA, 0 },
+	{ "zone_lock.buddy_takes", "zone->lock: buddy-path calls", "", NULL, WP_EXTRA, WR_REPLAY },
+	{ "lock_hold_ns.p50", "lock hold p50", "ns", "lock_hold_ns", WP_P50, WR_BOUND },
+	{ "lock_hold_ns.p99", "lock hold p99", "ns", "lock_hold_ns", WP_P99, WR_BOUND },
+	{ "lock_hold_ns.max", "lock hold max", "ns", "lock_hold_ns", WP_MAX, 0 },
+	{ "lock_hold_ns.total", "lock hold total", "ns", "lock_hold_ns", WP_TOTAL, 0 },
+	{ "irqs_off_ns.p50", "irqs off p50", "ns", "irqs_off_ns", WP_P50, WR_BOUND },
+	{ "irqs_off_ns.p99", "irqs off p99", "ns", "irqs_off_ns", WP_P99, WR_BOUND },
+	{ "irqs_off_ns.max", "irqs off max", "ns", "irqs_off_ns", WP_MAX, 0 },
+	{ "irqs_off_ns.total", "irqs off total", "ns", "irqs_off_ns", WP_TOTAL, 0 },
+	{ "parked.mean", "pages parked in pcp lists, mean", "pages", NULL, WP_EXTRA, 0 },
+	{ "parked.max", "pages parked, highest", "pages", NULL, WP_EXTRA, 0 },
+	{ "below_high.pct", "pcp events with the zone below high", "%", NULL, WP_EXTRA, WR_REPLAY },
+	{ "drift.snapshots_pct", "snapshots the replay drifted at", "%", NULL, WP_EXTRA, WR_REPLAY },
+	{ "drift.count_mean", "its drift of pcp->count, mean", "pages", NULL, WP_EXTRA, WR_REPLAY },
+	{ "drift.count_max", "its drift of pcp->count, largest", "pages", NULL, WP_EXTRA, WR_REPLAY },
+};
+/* clang-format on */
+const int whatif_nr_rows = sizeof(whatif_rows) / sizeof(whatif_rows[0]);
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static bool extra(const struct whatif_col *c, const char *key, double *v)
+{
+	const struct whatif_extra *x = &c->x;
+	static const struct {
+		const char *key;
+		size_t off;
+	} u64s[] = {
+		{ "flush.count",
+		  offsetof(struct whatif_extra, commit_flushes) },
+		{ "flush.pages", offsetof(struct whatif_extra, commit_pages) },
+		{ "flush.max", offsetof(struct whatif_extra, commit_max) },
+		{ "zone_lock.takes",
+		  offsetof(struct whatif_extra, lock_takes) },
+		{ "zone_lock.pages",
+		  offsetof(struct whatif_extra, lock_pages) },
+		{ "zone_lock.buddy_takes",
+		  offsetof(struct whatif_extra, buddy_takes) },
+		{ "parked.max", offsetof(struct whatif_extra, parked_max) },
+		{ "drift.count_max",
+		  offsetof(struct whatif_extra, count_drift_max) },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++)
+		if (!strcmp(key, u64s[i].key)) {
+			*v = (double)*(const uint64_t *)((const char *)x +
+							 u64s[i].off);
+			return true;
+		}
+	if (!strcmp(key, "parked.mean"))
+		*v = x->parked_mean;
+	else if (!strcmp(key, "below_high.pct"))
+		*v = pct(x->events_below_high, x->pcp_events);
+	else if (!strcmp(key, "drift.snapshots_pct"))
+		*v = pct(x->snapshots_drifted, x->snapshots);
+	else if (!strcmp(key, "drift.count_mean"))
+		*v = x->count_drift_mean;
+	else
+		return false;
+	return true;
+}
+
+bool whatif_value(const struct whatif_col *col, const struct whatif_row *row,
+		  double *v)
+{
+	const struct fig_desc *d = row->fig ? fig_find(row->fig) : NULL;
+	const struct figures *f = &col->fig;
+
+	if (row->part == WP_EXTRA) {
+		if (col->measured && (row->flags & WR_REPLAY))
+			return false;
+		if (col->measured && !strncmp(row->key, "zone_lock.", 10) &&
+		    !col->x.lock_takes && !col->x.lock_pages)
+			return false;
+		if (!strncmp(row->key, "parked.", 7) && !col->x.have_parked)
+			return false;
+		return extra(col, row->key, v);
+	}
+	if (!d || fig_index(d) >= FIGTAB_MAX || !col->fig_on[fig_index(d)])
+		return false;
+	switch (row->part) {
+	case WP_EVENTS:
+		*v = (double)fig_events(d, f);
+		break;
+	case WP_PAGES:
+		*v = (double)fig_pages(d, f);
+		break;
+	case WP_P50:
+		*v = (double)fig_pct(d, f, 50.0);
+		break;
+	case WP_P99:
+		*v = (double)fig_pct(d, f, 99.0);
+		break;
+	case WP_MAX:
+		*v = (double)fig_max(d, f);
+		break;
+	case WP_TOTAL:
+		*v = (double)fig_total(d, f);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+void whatif_fit_line(char *buf, size_t len, const struct whatif_fit *fit)
+{
+	if (fit->err) {
+		snprintf(buf, len, "no fit (%s): fitted on %s",
+			 strerror(-fit->err), fit->on);
+		return;
+	}
+	snprintf(
+		buf, len,
+		"%.0f ns a call + %.2f ns a page, R^2 %.3f, rms error %.0f ns over %zu points; fitted on %s",
+		fit->fit.ns_per_call, fit->fit.ns_per_page, fit->fit.r_squared,
+		fit->fit.rms_residual_ns, fit->fit.nr_obs, fit->on);
+}
+
+void whatif_window_line(char *buf, size_t len, const struct whatif *w)
+{
+	const struct rec_trace *t = w->trace;
+	double secs = t->last_ns > t->first_ns ?
+			      (double)(t->last_ns - t->first_ns) / 1e9 :
+			      0;
+	int n;
+
+	n = snprintf(buf, len, "%zu trace events over %.2f s; ",
+		     t->stream.nr_events, secs);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (!t->lost_events)
+		snprintf(buf + n, len - n, "no events lost");
+	else
+		snprintf(
+			buf + n, len - n,
+			"%llu events LOST in %zu stretches (%llu inside the replayed window): the figures undercount there",
+			(unsigned long long)t->lost_events, t->nr_losses,
+			(unsigned long long)w->lost_in_window);
+}
+
+void whatif_below_line(char *buf, size_t len, const struct whatif *w)
+{
+	const struct whatif_extra *x = w->nr_cols ? &w->cols[0].x : NULL;
+
+	if (!x || !x->pcp_events) {
+		snprintf(buf, len, "no pcp allocations or frees replayed");
+		return;
+	}
+	snprintf(
+		buf, len,
+		"%.1f %% of the pcp allocations and frees ran with the zone below its high watermark or reclaiming: the replay takes that state from the trace, so there it is weakest",
+		pct(x->events_below_high, x->pcp_events));
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Writing one page (report's, diff's, whatif's HTML) to a file or stdout. */
+#ifndef PCPTOP_PAGE_OUT_H
+#define PCPTOP_PAGE_OUT_H
+
+#include <stdio.h>
+
+/*
+ * OUT ("-": stdout) through outfile's keep-old rule, the page written by
+ * fn(f, ctx), flushed and closed; "wrote OUT" on stderr. 0; -EINVAL when
+ * OUT cannot be created, -EIO when writing it failed (both said).
+ */
+int page_out(const char *out, void (*fn)(FILE *f, const void *ctx),
+	     const void *ctx);
+
+#endif /* PCPTOP_PAGE_OUT_H */
