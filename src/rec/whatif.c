@@ -84,10 +84,8 @@ static void mark(struct whatif_col *c, const char *key)
 		c->fig_on[fig_index(d)] = true;
 }
 
-/* what a recording of this replay would have counted */
-static void result_figures(const struct whatif *w,
-			   const struct pcpmodel_result *r,
-			   struct whatif_col *c)
+void whatif_figures(const struct pcpmodel_rules *rules,
+		    const struct pcpmodel_result *r, struct whatif_col *c)
 {
 	const struct pcpmodel_flushes *fh = &r->flush[PCPM_FLUSH_FREE_HIGH];
 	const struct pcpmodel_flushes *dc = &r->flush[PCPM_FLUSH_DECAY];
@@ -131,7 +129,7 @@ static void result_figures(const struct whatif *w,
 	mark(c, "refill_by_order");
 	mark(c, "free_high");
 	mark(c, "drain");
-	if (w->rules.auto_high)
+	if (rules->auto_high)
 		mark(c, "decay");
 
 	c->x.commit_flushes = cm->flushes;
@@ -214,7 +212,7 @@ static int replay_one(struct whatif *w, int scale, struct whatif_col *c)
 		c->x.parked[b++] = model_parked(m, &cfg);
 	parked_stats(&c->x);
 	c->scale = scale;
-	result_figures(w, pcpmodel_result(m), c);
+	whatif_figures(&w->rules, pcpmodel_result(m), c);
 	whatif_price(w, pcpmodel_result(m), c);
 	pcpmodel_free(m);
 	return 0;

@@ -99,6 +99,9 @@ int whatif_run(struct whatif *w, const char *path, const struct rec_trace *t,
 	       char *msg, size_t len);
 void whatif_free(struct whatif *w);
 
+/* what a recording of a replay under rules would have counted */
+void whatif_figures(const struct pcpmodel_rules *rules,
+		    const struct pcpmodel_result *r, struct whatif_col *c);
 /* the column of scale sc, NULL when not asked for */
 const struct whatif_col *whatif_col_of(const struct whatif *w, int sc);
 

@@ -11,7 +11,7 @@
 #include "explain.h"
 #include "whatif_view.h"
 
-#define LABEL_W 36
+#define LABEL_W 41
 #define CELL_W 12
 #define LINE_LEN 1024
 
