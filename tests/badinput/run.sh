@@ -84,6 +84,21 @@ TABLE='
 2|adir is a directory|btf-min /sys/kernel/btf/vmlinux adir
 2|cannot write in /nonexistent|btf-min /sys/kernel/btf/vmlinux /nonexistent/dir/x.btf
 2|unexpected argument|stat extra
+2|unknown option|whatif --bogus ok.data
+2|bad --scale .7.|whatif --scale 7 ok.data
+2|bad --scale .3-1.|whatif --scale 3-1 ok.data
+2|bad --scale .a.|whatif -s a ok.data
+2|bad --rules .5\.4.|whatif --rules 5.4 ok.data
+2|takes one recording|whatif ok.data ok.data
+2|--check .* takes no --scale|whatif --check --scale 3 ok.data
+2|--save writes one scale|whatif --save p.data ok.data
+2|bad --save|whatif --save - --scale 0 ok.data
+2|cannot both go to stdout|whatif --json --html - ok.data
+2|No such file|whatif /nonexistent.data
+2|text.data|whatif text.data
+2|format version 2\.[0-9]+|whatif v2.data
+2|no pcp trace to replay|whatif ok.data
+2|adir is a directory|whatif ok.data --html adir
 '
 progs() { bpftool prog show 2>/dev/null | grep -cE ' name (tp_drain|tp_zone_locked|fe_bulk|kp_bulk|rtp_drain) '; }
 before=$(progs)

@@ -68,6 +68,22 @@ valid diff "$TMP/diff-runs.json" "diff --json of repeated runs"
 t_eq "diff --json names the runs of each side" \
 	"$(jq -r '[(.runs.a | length), (.runs.b | length)] | join(",")' "$TMP/diff-runs.json")" "2,2"
 
+echo "== whatif: the unit tests' replay, and one of a --trace recording made here"
+PCPTOP_WHATIF_JSON="$TMP/whatif.json" "$(dirname "$P")/unit_tests" whatif_outputs >/dev/null
+t_eq "the unit tests wrote a whatif document" "$?" 0
+valid whatif "$TMP/whatif.json" "whatif --json of an in-memory trace"
+if "$P" record --help | grep -q -- '--trace'; then
+	"$P" record -q --trace -i 0.3 -o "$TMP/trace.data" -- "$CHURN" -m 64 -n 2 >/dev/null 2>&1
+	"$P" whatif "$TMP/trace.data" --json >"$TMP/whatif-here.json"
+	t_eq "whatif --json of a --trace recording exits 0" "$?" 0
+	valid whatif "$TMP/whatif-here.json" "whatif --json of a --trace recording made here"
+fi
+jq -c '.scales[0].figures |= with_entries(if .key == "bulk_free.calls" then .key = "bulk_free.ncalls" else . end)' \
+	"$TMP/whatif.json" >"$TMP/bad.json"
+invalid whatif "$TMP/bad.json" "whatif with bulk_free.calls renamed"
+jq -c '.scales[0].parked = .scales[0].parked[1:]' "$TMP/whatif.json" >"$TMP/bad.json"
+invalid whatif "$TMP/bad.json" "whatif with a parked series one point short"
+
 echo "== the schema can fail"
 jq -c '.bulk_free |= (with_entries(if .key == "calls" then .key = "ncalls" else . end))' \
 	"$TMP/stat-tp.json" >"$TMP/bad.json"

@@ -16,7 +16,7 @@ SCHEMAS = os.path.join(HERE, "..", "..", "docs", "schema")
 
 def main():
     if len(sys.argv) != 3:
-        print("usage: validate.py info|stat|report|diff FILE", file=sys.stderr)
+        print("usage: validate.py info|stat|report|diff|whatif FILE", file=sys.stderr)
         return 2
     store = {}
     for path in glob.glob(os.path.join(SCHEMAS, "*.schema.json")):
