@@ -12,7 +12,7 @@ _pcptop()
 		words=("${COMP_WORDS[@]}")
 		cword=$COMP_CWORD
 	}
-	local cmds="info stat top record report diff btf-min"
+	local cmds="info stat top record report diff whatif btf-min"
 
 	cmd=
 	for ((i = 1; i < cword; i++)); do
@@ -46,7 +46,7 @@ _pcptop()
 		return
 	fi
 	case $cmd in
-	report | diff)
+	report | diff | whatif)
 		COMPREPLY=($(compgen -f -X '!*.data*' -- "$cur") $(compgen -d -- "$cur")) ;;
 	btf-min)
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
