@@ -144,7 +144,7 @@ FORMAT_FILES := $(shell git ls-files 'src/*.[ch]' 'bpf/*.[ch]' 'tests/*.[ch]' 2>
 	unit live bench vmlinux workloads clean format format-check check-deps
 .DELETE_ON_ERROR:
 
-all: $(APP) workloads $(OUTPUT)/mkrec
+all: $(APP) workloads $(OUTPUT)/mkrec $(OUTPUT)/tracecount
 
 $(OUTPUT) $(OBJDIR):
 	$(Q)mkdir -p $@
@@ -176,11 +176,35 @@ $(OUTPUT)/pcptop.bpf.gz.h: $(BPF_OBJ) scripts/embed-bpf.sh scripts/c-array.sh
 	$(call msg,GEN,$@)
 	$(Q)scripts/embed-bpf.sh $@ $<
 
-$(OBJDIR)/kernel/bpf_elf.o: $(OUTPUT)/pcptop.bpf.gz.h
+$(OBJDIR)/kernel/bpf_elf.o: $(OUTPUT)/pcptop.bpf.gz.h $(OUTPUT)/trace.bpf.gz.h
+
+# record --trace's programs: an object of their own, so that nothing of
+# them loads, or costs, unless --trace is given; carried gzip'ed too
+TRACE_OBJ := $(OUTPUT)/trace.bpf.o
+TRACE_SKEL := $(OUTPUT)/trace.skel.h
+TRACE_ELF_CALL := s->data = (void \*)trace_bpf__elf_bytes(&s->data_sz);
+$(TRACE_OBJ): bpf/trace.bpf.c bpf/pcptrace.h bpf/compat.bpf.h bpf/rawtp.bpf.h bpf/pcptop.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(@:.o=.cc.o)
+	$(Q)$(LLVM_STRIP) -g $(@:.o=.cc.o)
+	$(Q)$(BPFTOOL) gen object $@ $(@:.o=.cc.o)
+
+$(TRACE_SKEL): $(TRACE_OBJ)
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name trace_bpf > $@.tmp
+	$(Q)grep -q '$(TRACE_ELF_CALL)' $@.tmp || \
+		{ echo "GEN-SKEL: bpftool's skeleton no longer reads its object through trace_bpf__elf_bytes: see TRACE_ELF_CALL in the Makefile" >&2; exit 1; }
+	$(Q)sed -e 's|$(TRACE_ELF_CALL)|s->data = trace_bpf_elf_inflate(\&s->data_sz);|' \
+		-e '0,/^#include <bpf\/libbpf.h>$$/s||&\n#include "bpf_elf.h"|' $@.tmp > $@
+	$(Q)rm -f $@.tmp
+
+$(OUTPUT)/trace.bpf.gz.h: $(TRACE_OBJ) scripts/embed-bpf.sh scripts/c-array.sh
+	$(call msg,GEN,$@)
+	$(Q)scripts/embed-bpf.sh $@ $< trace_bpf
 
 # -MMD: a file recompiles when a header it includes changes, and only the
 # kernel files that include the skeleton follow the BPF object
-$(OBJDIR)/kernel/%.o: src/kernel/%.c | $(SKEL)
+$(OBJDIR)/kernel/%.o: src/kernel/%.c | $(SKEL) $(TRACE_SKEL)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(DEPFLAGS) $(INC_kernel) -c $< -o $@
@@ -229,6 +253,11 @@ $(OBJDIR)/unit/%.o: tests/unit/%.c
 
 # the record suite's synthetic recordings, through the real writer
 $(OUTPUT)/mkrec: tests/record/mkrec.c $(call obj,$(PURE_SRCS))
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(INC_rec) $^ -lz -lm -o $@
+
+# record --trace's events through the reader whatif uses (tests/record/trace.sh)
+$(OUTPUT)/tracecount: tests/record/tracecount.c $(call obj,$(PURE_SRCS))
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(INC_rec) $^ -lz -lm -o $@
 

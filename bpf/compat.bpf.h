@@ -306,4 +306,71 @@ static __always_inline int compat_compact_skipped(void)
 	return bpf_core_enum_value(enum compact_result, COMPACT_SKIPPED);
 }
 
+/*
+ * page->flags became memdesc_flags_t, a struct around the unsigned long,
+ * in v6.18 (commit not confirmed: "mm: introduce memdesc_flags_t", Matthew
+ * Wilcox, 2025); the bits are where they were.
+ */
+struct page___memdesc {
+	struct {
+		unsigned long f;
+	} flags;
+} __attribute__((preserve_access_index));
+
+static __always_inline unsigned long compat_page_flags(const struct page *page)
+{
+	unsigned long flags = 0;
+
+	if (bpf_core_field_exists(struct page___memdesc, flags))
+		bpf_core_read(&flags, sizeof(flags),
+			      &((const struct page___memdesc *)page)->flags.f);
+	else
+		bpf_core_read(&flags, sizeof(flags), &page->flags);
+	return flags;
+}
+
+/*
+ * page_zonenum() and page_to_nid() without the kernel's config: with
+ * SPARSEMEM_VMEMMAP (every Debian amd64 and arm64 kernel) the top of
+ * page->flags is the node, then the zone (include/linux/mmzone.h:
+ * NODES_PGOFF = BITS_PER_LONG - NODES_WIDTH, ZONES_PGOFF = NODES_PGOFF -
+ * ZONES_WIDTH). ZONES_SHIFT follows MAX_NR_ZONES (page-flags-layout.h),
+ * NODES_SHIFT from the BTF: zonelist holds MAX_NUMNODES * MAX_NR_ZONES + 1
+ * zonerefs. The shift of the zone's bits and their width, packed as
+ * shift << 8 | width (0: unknown); a caller keeps it, it does not change.
+ */
+static __always_inline __u32 compat_page_zone_bits(void)
+{
+	__u32 zones = bpf_core_enum_value(enum zone_type, __MAX_NR_ZONES);
+	__u32 refs = bpf_core_field_size(struct zonelist, _zonerefs) /
+		     bpf_core_type_size(struct zoneref);
+	__u32 nodes, node_shift = 0, zone_shift, i;
+
+	if (!zones || refs <= zones)
+		return 0;
+	nodes = (refs - 1) / zones;
+	for (i = 0; i < 16; i++)
+		if (nodes > (1u << node_shift))
+			node_shift++;
+	zone_shift = zones <= 1 ? 0 : zones <= 2 ? 1 : zones <= 4 ? 2 : 3;
+	if (!zone_shift)
+		return 0;
+	return (64 - node_shift - zone_shift) << 8 | zone_shift;
+}
+
+/* zone_idx(page_zone(page)), or -1; *nid gets page_to_nid() */
+static __always_inline int compat_page_zone(const struct page *page, __u32 bits,
+					    int *nid)
+{
+	unsigned long flags = compat_page_flags(page);
+	__u32 shift = bits >> 8, width = bits & 0xff;
+
+	*nid = 0;
+	if (!bits || shift >= 64 || width > 8)
+		return -1;
+	if (shift + width < 64)
+		*nid = (int)(flags >> (shift + width));
+	return (int)((flags >> shift) & ((1ul << width) - 1));
+}
+
 #endif /* PCPTOP_COMPAT_BPF_H */

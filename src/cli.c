@@ -24,6 +24,7 @@ enum {
 	OPT_CSV,
 	OPT_HTML,
 	OPT_SYNC,
+	OPT_TRACE,
 };
 
 /* clang-format off */
@@ -367,6 +368,7 @@ int cli_parse_record(int argc, char **argv, struct record_opts *o)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "prom", required_argument, NULL, OPT_PROM },
 		{ "sync", required_argument, NULL, OPT_SYNC },
+		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		ATTACH_LONGOPTS,
@@ -420,6 +422,9 @@ int cli_parse_record(int argc, char **argv, struct record_opts *o)
 				return cli_bad_input(
 					"bad --sync '%s': give seconds between fsyncs, e.g. --sync 5, or 0 for only at the end",
 					optarg);
+			break;
+		case OPT_TRACE:
+			o->trace = true;
 			break;
 		case 'q':
 			o->quiet = true;

@@ -94,6 +94,7 @@ struct record_opts {
 	double sync; /* fsync at most every this many s; 0: only at the end */
 	const char *prom;
 	bool quiet;
+	bool trace; /* --trace: the pcp traffic as events (issue 22) */
 	struct attach_opts attach;
 	int argc; /* the command, 0 for none */
 	char **argv;

@@ -13,5 +13,8 @@
 const void *pcptop_bpf_elf_inflate(size_t *sz);
 /* libbpf reads it only up to the load: give the memory back then */
 void pcptop_bpf_elf_release(void);
+/* record --trace's object (bpf/trace.bpf.c), likewise */
+const void *trace_bpf_elf_inflate(size_t *sz);
+void trace_bpf_elf_release(void);
 
 #endif /* PCPTOP_BPF_ELF_H */

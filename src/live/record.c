@@ -19,6 +19,7 @@
 #include "outfile.h"
 #include "prom.h"
 #include "recfile.h"
+#include "record_trace.h"
 #include "runcmd.h"
 #include "sig.h"
 #include "snapshot.h"
@@ -64,7 +65,11 @@ void record_usage(FILE *f)
 		"      --sync SECS      fsync FILE at most every SECS seconds (default %g; 0:\n"
 		"                       only at the end): a power cut loses at most the last\n"
 		"                       SECS seconds and an interval\n"
-		"      --cross-check    also count mm_page_pcpu_drain next to the function probe\n" CLI_PROBE_OPTS_HELP
+		"      --cross-check    also count mm_page_pcpu_drain next to the function probe\n"
+		"      --trace          also keep the pcp traffic as events (allocations, frees,\n"
+		"                       drains, decays, pageset states) for pcptop whatif; a\n"
+		"                       BPF ring buffer of its own, its losses recorded and\n"
+		"                       reported (cost: pcptop info, docs/PERFORMANCE.md)\n" CLI_PROBE_OPTS_HELP
 		"  -q, --quiet          no progress lines on stderr\n"
 		"  -v, --verbose        libbpf's log on stderr\n"
 		"  -h, --help           this text\n"
@@ -201,11 +206,38 @@ out:
 	return err;
 }
 
+/*
+ * Wait for the next tick; with --trace, polling the ring buffer every
+ * RECORD_TRACE_POLL_NS on the way. 0 or -errno with the error said.
+ */
+static int wait_tick(const struct record_opts *o, struct rec_tracer *rt,
+		     struct run_child *c, struct rec_run *run, uint64_t next,
+		     uint64_t stop_at)
+{
+	uint64_t until;
+	int err;
+
+	for (;;) {
+		until = next;
+		if (rt && clock_mono_ns() + RECORD_TRACE_POLL_NS < next)
+			until = clock_mono_ns() + RECORD_TRACE_POLL_NS;
+		run->why = run_wait(c, until, stop_at);
+		if (run->why != RUN_TICK || until == next)
+			return 0;
+		err = rec_tracer_poll(rt);
+		if (err) {
+			cli_warn("--trace: writing %s: %s", o->out,
+				 strerror(-err));
+			return err;
+		}
+	}
+}
+
 /* the interval loop; 0, or -errno with the error already said */
 static int record_loop(const struct record_opts *o, struct system *sys,
 		       struct snapshot *snap, struct rec_writer *w,
 		       struct prom_state *ps, struct run_child *c,
-		       struct rec_run *run)
+		       struct rec_run *run, struct rec_tracer *rt)
 {
 	uint64_t ival = (uint64_t)(o->interval * (double)NSEC_PER_SEC);
 	uint64_t stop_at = o->duration > 0 ?
@@ -218,7 +250,9 @@ static int record_loop(const struct record_opts *o, struct system *sys,
 	int err;
 
 	for (;;) {
-		run->why = run_wait(c, next, stop_at);
+		err = wait_tick(o, rt, c, run, next, stop_at);
+		if (err)
+			return err;
 		err = system_sample(sys, snap);
 		if (err) {
 			cli_warn("reading BPF maps: %s", strerror(-err));
@@ -232,6 +266,13 @@ static int record_loop(const struct record_opts *o, struct system *sys,
 		iv.realtime_ns = clock_real_ns();
 		if (run->why != RUN_TICK && t + PARTIAL_SLACK_NS < next)
 			iv.flags |= REC_IV_PARTIAL;
+		/* the trace up to here, before the interval it ends with */
+		err = rt ? rec_tracer_interval(rt, run->nr + 1) : 0;
+		if (err) {
+			cli_warn("--trace: writing %s: %s", o->out,
+				 strerror(-err));
+			return err;
+		}
 		err = rec_write_interval(w, &iv, snap);
 		if (err) {
 			cli_warn("writing %s: %s", o->out, strerror(-err));
@@ -327,9 +368,10 @@ static int record_run(const struct record_opts *o, struct system *sys,
 	struct snapshot snap = {};
 	struct run_child c = {};
 	struct rec_run run = { .why = RUN_TICK };
+	struct rec_tracer tracer, *rt = NULL;
 	struct prom_state ps;
 	struct rec_end end;
-	int err;
+	int err, terr;
 
 	err = snapshot_alloc(&snap, (int)hdr->dims.nr_cpus);
 	if (err) {
@@ -337,8 +379,17 @@ static int record_run(const struct record_opts *o, struct system *sys,
 		return err;
 	}
 	prom_init(&ps, o->prom, &sys->f);
+	if (o->trace) {
+		err = rec_tracer_start(&tracer, o, sys->a.raw_tp, w,
+				       clock_mono_ns());
+		if (err)
+			goto out;
+		rt = &tracer;
+	}
 	say_start(o, &sys->f);
 	err = record_start(o, sys, &snap, &c, &run);
+	if (rt)
+		rt->buf.t0_ns = run.t0;
 	if (err && o->argc && c.pid > 0 && !c.running) {
 		/* the command could not be run: the file says so */
 		fill_end(&end, RUN_TICK, &c, true, 0, 0);
@@ -349,7 +400,7 @@ static int record_run(const struct record_opts *o, struct system *sys,
 	}
 	if (err)
 		goto out;
-	err = record_loop(o, sys, &snap, w, &ps, &c, &run);
+	err = record_loop(o, sys, &snap, w, &ps, &c, &run, rt);
 	if (err) {
 		/* the file is whole up to the last interval; let the command finish */
 		if (c.running && !o->quiet)
@@ -360,6 +411,15 @@ static int record_run(const struct record_opts *o, struct system *sys,
 		goto out;
 	}
 	fill_end(&end, run.why, &c, o->argc > 0, run.nr, run.t_last - run.t0);
+	if (rt) {
+		err = rec_tracer_stop(rt, o->quiet);
+		rt = NULL;
+		if (err) {
+			cli_warn("--trace: writing %s: %s", o->out,
+				 strerror(-err));
+			goto out;
+		}
+	}
 	err = rec_write_end(w, hdr, &end);
 	if (err) {
 		cli_warn("writing %s: %s", o->out, strerror(-err));
@@ -368,6 +428,11 @@ static int record_run(const struct record_opts *o, struct system *sys,
 	say_end(o, w, &end, &run);
 	*status = o->argc ? end.exit_code : EXIT_OK;
 out:
+	if (rt) {
+		terr = rec_tracer_stop(rt, o->quiet);
+		if (terr && !err)
+			err = terr;
+	}
 	snapshot_free(&snap);
 	prom_free(&ps);
 	return err;

@@ -22,7 +22,7 @@
 #define REC_MAGIC "PCPTOPRC"
 #define REC_MAGIC_LEN 8
 #define REC_VERSION_MAJOR 1
-#define REC_VERSION_MINOR 3
+#define REC_VERSION_MINOR 4
 
 /* docs/FORMAT.md: the fixed parts of the file */
 #define REC_PREAMBLE_LEN 16
@@ -69,6 +69,7 @@ enum rec_chunk_type {
 	REC_CHUNK_END = 3,
 	REC_CHUNK_DETAIL = 4, /* 1.2+: latency, before its interval */
 	REC_CHUNK_SAMPLES = 5, /* 1.3+: sampled series, before its interval */
+	REC_CHUNK_TRACE = 6, /* 1.4+: record --trace (rectrace_chunk.h) */
 };
 
 /* the shape of the per-CPU arrays, as the writer's bpf/pcptop.h had it */
@@ -171,6 +172,8 @@ struct rec_reader {
 	bool detail_pending; /* a detail chunk waits for its interval */
 	uint32_t detail_seq; /* ... of that interval */
 	bool samples_pending; /* sampled values wait for their interval */
+	/* rec_next() hands trace chunks over (rec_item.data) instead of skipping */
+	bool want_trace;
 	uint32_t samples_seq;
 	unsigned char *zbuf;
 	size_t zbuf_len;
@@ -183,6 +186,9 @@ struct rec_item {
 	enum rec_chunk_type type;
 	struct rec_interval iv; /* REC_CHUNK_INTERVAL: counts in r->snap */
 	struct rec_end end; /* REC_CHUNK_END */
+	/* REC_CHUNK_TRACE: the inflated payload, valid until the next call */
+	const unsigned char *data;
+	size_t len;
 };
 
 /* the dimensions of this build's maps (bpf/pcptop.h) */

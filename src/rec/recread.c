@@ -456,6 +456,12 @@ int rec_next(struct rec_reader *r, struct rec_item *it)
 			}
 			r->samples_pending = true;
 			break;
+		case REC_CHUNK_TRACE:
+			if (!r->want_trace)
+				break;
+			it->data = r->raw;
+			it->len = len;
+			return 0;
 		case REC_CHUNK_HEADER:
 			set_msg(r, -EBADMSG, "chunk %u is a second header",
 				r->next_seq - 1);

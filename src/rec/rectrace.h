@@ -20,6 +20,7 @@ struct rec_trace_loss {
 	uint64_t t_start_ns; /* the last event before the loss */
 	uint64_t t_end_ns; /* the first event after it */
 	uint64_t lost; /* events dropped in between */
+	uint32_t cpu; /* the CPU whose records were dropped */
 };
 
 /* what a replay needs besides the events: the run's own settings */
@@ -44,6 +45,18 @@ struct rec_trace {
 	struct rec_trace_loss *losses;
 	size_t nr_losses;
 	uint64_t first_ns, last_ns; /* time of the first and last event */
+	/* added with the reader: */
+	uint64_t t0_ns; /* the recording's start (its intervals' 0), same clock */
+	uint32_t hooks; /* PCPT_HOOK_* (bpf/pcptrace.h): what was traced */
+	uint32_t ringbuf_bytes;
+	/*
+	 * frees carry the migratetype PCPT_MT_UNKNOWN (0xff) when traced at
+	 * kmem:mm_page_free, which has none: the model puts them on the
+	 * MOVABLE lists
+	 */
+	bool free_mt_known;
+	/* the file ended inside a chunk (a writer killed): msg said so */
+	bool truncated;
 };
 
 /*
@@ -54,6 +67,16 @@ struct rec_trace {
 int rec_trace_load(const char *path, struct rec_trace *t, char *msg,
 		   size_t msg_len);
 void rec_trace_free(struct rec_trace *t);
+
+/*
+ * The rule set a kernel follows, from its release and the scale's facts
+ * (CONFIG_PCP_BATCH_SCALE_MAX present on a 6.1/6.6: the capped backport);
+ * rules->base and its flags set, with why in how (may be NULL).
+ */
+struct facts;
+void rec_trace_rules_of(const char *release, const struct facts *f,
+			struct pcpmodel_rules *rules, char *how,
+			size_t how_len);
 
 /* losses[] that overlap [from_ns, to_ns): the replay says so */
 uint64_t rec_trace_lost_between(const struct rec_trace *t, uint64_t from_ns,

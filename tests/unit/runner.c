@@ -60,6 +60,7 @@ extern const struct unit_test btf_cache_tests[];
 extern const struct unit_test pcpmodel_tests[];
 extern const struct unit_test kshape_tests[];
 extern const struct unit_test whatif_tests[];
+extern const struct unit_test rectrace_tests[];
 
 static const struct unit_test *const suites[] = {
 	procfs_tests,	   scale_tests,	      hist_tests,
@@ -69,6 +70,7 @@ static const struct unit_test *const suites[] = {
 	fixture_rec_tests, sampler_tests,     sampled_row_tests,
 	progs_tests,	   btf_cache_tests,   compare_tests,
 	pcpmodel_tests,	   kshape_tests,      whatif_tests,
+	rectrace_tests,
 };
 
 int main(int argc, char **argv)

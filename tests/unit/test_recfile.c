@@ -321,7 +321,7 @@ static void test_detail_round_trip(void)
 	rf_snap_fini(&s);
 
 	REQUIRE(rec_open(&r, path) == 0);
-	CHECK_EQ_INT(r.h.version_minor, 3);
+	CHECK_EQ_INT(r.h.version_minor, REC_VERSION_MINOR);
 	CHECK(facts_fig_shown(&r.h.f, pages));
 	CHECK(!facts_fig_shown(&r.h.f, fig_find("zone_managed")));
 	REQUIRE(rec_next(&r, &it) == 0 && it.type == REC_CHUNK_INTERVAL);

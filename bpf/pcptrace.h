@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * record --trace: the records bpf/trace.bpf.c writes into its ring buffer,
+ * shared with user space (src/kernel/trace.c reads them, src/live/record.c
+ * turns them into a recording's trace chunks). The event record has the
+ * layout of struct pcpmodel_event (src/core/pcpmodel.h), whose enums its
+ * fields hold; what a tracepoint cannot tell is marked unknown here and
+ * decided when the recording is read, so a newer pcptop can decide better.
+ */
+#ifndef PCPTOP_PCPTRACE_H
+#define PCPTOP_PCPTRACE_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/* the ring buffer's default size: 8 MiB, a power of 2 of pages */
+#define PCPTRACE_RINGBUF_DEFAULT (8u << 20)
+
+/* pcpmodel_event_type's values: the record's type field */
+enum pcptrace_type {
+	PCPT_ALLOC,
+	PCPT_FREE,
+	PCPT_DECAY,
+	PCPT_DRAIN,
+	PCPT_CPU_DEAD,
+	PCPT_CPU_ONLINE,
+	PCPT_SNAPSHOT, /* struct pcptrace_snap: the pageset read in BPF */
+	NR_PCPT,
+};
+
+/*
+ * path: pcp or buddy was not seen (a tracepoint), it follows from the order
+ * as pcp_allowed_order() has it; the reader decides with the THP order
+ */
+#define PCPT_PATH_BY_ORDER 0xff
+/* migratetype: mm_page_free does not carry get_pfnblock_migratetype() */
+#define PCPT_MT_UNKNOWN 0xff
+/* zone: page->flags did not say (or a zone past PCPTOP_MAX_ZONES) */
+#define PCPT_ZONE_UNKNOWN 0xff
+
+/* hooks: which events the trace holds; a recording keeps these bits */
+#define PCPT_HOOK_ALLOC_FREE 0x01 /* kmem:mm_page_alloc, mm_page_free */
+#define PCPT_HOOK_DRAIN 0x02 /* drain_pages_zone() */
+#define PCPT_HOOK_DECAY 0x04 /* decay_pcp_high(), with a pageset read */
+#define PCPT_HOOK_HOTPLUG 0x08 /* page_alloc_cpu_dead(), _online() */
+#define PCPT_HOOK_ZONEINFO 0x10 /* pagesets and zones read from /proc */
+/* function probes' mode, in the hooks word's second byte */
+#define PCPT_HOOK_FN_SHIFT 8
+#define PCPT_FN_NONE 0
+#define PCPT_FN_FENTRY 1
+#define PCPT_FN_KPROBE 2
+
+/* 24 bytes: struct pcpmodel_event's layout */
+struct pcptrace_event {
+	__u64 time_ns; /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u32 payload; /* 0 from BPF */
+	__u16 cpu;
+	__u8 type; /* enum pcptrace_type */
+	__u8 zone;
+	__u8 order;
+	__u8 migratetype;
+	__u8 path;
+	__u8 reason;
+	__u8 caller;
+	__u8 nid; /* the page's node; pagesets are per node and zone */
+	__u16 pad;
+};
+
+/* pcpmodel_pcp_state's field bits, as far as BPF reads them */
+#define PCPT_FIELD_AUTO_HIGH 0x01
+#define PCPT_FIELD_FREE_COUNT 0x02
+#define PCPT_FIELD_ALLOC_FACTOR 0x04
+#define PCPT_FIELD_FLAGS 0x08
+#define PCPT_FIELD_FREE_FACTOR 0x10
+
+/* a pageset as decay_pcp_high() found it, before its DECAY event */
+struct pcptrace_snap {
+	struct pcptrace_event ev; /* type PCPT_SNAPSHOT */
+	__s32 count;
+	__s32 high;
+	__s32 high_min;
+	__s32 high_max;
+	__s32 batch;
+	__s32 free_count;
+	__u8 alloc_factor;
+	__u8 free_factor;
+	__u8 flags;
+	__u8 fields; /* PCPT_FIELD_* */
+	__u32 pad;
+};
+
+#endif /* PCPTOP_PCPTRACE_H */

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record --trace: the allocator's pcp traffic as events in a ring buffer,
+ * a BPF object of its own (bpf/pcptop.bpf.c knows nothing of it), loaded
+ * only when --trace is given (src/kernel/trace.c).
+ *
+ * programs                hook                          event      mode
+ * tt_alloc                kmem:mm_page_alloc            ALLOC      tracepoint
+ * tt_free                 kmem:mm_page_free             FREE       tracepoint
+ * tf_drain, tk_drain      drain_pages_zone              DRAIN      fentry, kprobe
+ * tf_decay, tk_decay      decay_pcp_high                SNAPSHOT + DECAY (1)
+ * tf_dead, tk_dead        page_alloc_cpu_dead           CPU_DEAD   (1)
+ * tf_online, tk_online    page_alloc_cpu_online         CPU_ONLINE (1)
+ *
+ * (1) fentry, else kprobe, else not traced (this machine refuses both):
+ *     the recorder's /proc/zoneinfo reads stand in for the pageset state.
+ *
+ * Each tracepoint program comes with its raw_tp twin ("r" + name,
+ * rawtp.bpf.h). Records are reserved in the ring buffer and submitted
+ * without a wake-up: the recorder polls every few milliseconds, so the
+ * allocator never pays for waking it. A reservation that fails (the
+ * buffer is full) is counted per CPU in trace_lost, which the recorder
+ * reads with each poll and writes into the recording as a loss.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "compat.bpf.h"
+#include "pcptop.h"
+#include "rawtp.bpf.h"
+#include "pcptrace.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* the loader sizes it (bpf_map__set_max_entries) before the load */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, PCPTRACE_RINGBUF_DEFAULT);
+} trace_rb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} trace_lost SEC(".maps");
+
+/* compat_page_zone_bits(), once: it reads the BTF's sizes, not the page */
+static __u32 zone_bits;
+
+/* the CPU inside page_alloc_cpu_dead(): its drains are that event's */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} in_cpu_dead SEC(".maps");
+
+static __always_inline void lost_one(void)
+{
+	__u32 k = 0;
+	__u64 *n = bpf_map_lookup_elem(&trace_lost, &k);
+
+	if (n)
+		*n += 1;
+}
+
+static __always_inline struct pcptrace_event *reserve(__u64 size, int type,
+						      __u32 cpu)
+{
+	struct pcptrace_event *e = bpf_ringbuf_reserve(&trace_rb, size, 0);
+
+	if (!e) {
+		lost_one();
+		return NULL;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->time_ns = bpf_ktime_get_ns();
+	e->cpu = cpu;
+	e->type = type;
+	e->zone = PCPT_ZONE_UNKNOWN;
+	return e;
+}
+
+static __always_inline int page_event(int type, const struct page *page,
+				      unsigned int order, int mt)
+{
+	struct pcptrace_event *e;
+	__u32 bits = zone_bits;
+	int zone, nid;
+
+	e = reserve(sizeof(*e), type, bpf_get_smp_processor_id());
+	if (!e)
+		return 0;
+	if (!bits) {
+		bits = compat_page_zone_bits();
+		zone_bits = bits;
+	}
+	zone = compat_page_zone(page, bits, &nid);
+	if (zone >= 0 && zone < PCPTOP_MAX_ZONES)
+		e->zone = zone;
+	e->nid = nid;
+	e->order = order;
+	e->migratetype = mt >= 0 && mt < PCPT_MT_UNKNOWN ? mt : PCPT_MT_UNKNOWN;
+	e->path = PCPT_PATH_BY_ORDER;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	return 0;
+}
+
+TP_TWIN(mm_page_alloc, tt_alloc,
+	page_event(PCPT_ALLOC, page, order, migratetype), struct page *page,
+	unsigned int order, gfp_t gfp_flags, int migratetype)
+TP_TWIN(mm_page_free, tt_free,
+	page_event(PCPT_FREE, page, order, PCPT_MT_UNKNOWN), struct page *page,
+	unsigned int order)
+
+/* ---- function probes: fentry, or their kprobe twins ---- */
+
+static __always_inline int on_drain(unsigned int cpu, struct zone *zone)
+{
+	struct pcptrace_event *e;
+	__u32 k = 0, *dead;
+	int idx;
+
+	e = reserve(sizeof(*e), PCPT_DRAIN, cpu);
+	if (!e)
+		return 0;
+	idx = compat_zone_idx(zone);
+	if (idx >= 0 && idx < PCPTOP_ZONE_UNKNOWN)
+		e->zone = idx;
+	dead = bpf_map_lookup_elem(&in_cpu_dead, &k);
+	/* pcpmodel_drain_reason: 3 CPU_DEAD, 0 unknown */
+	e->reason = dead && *dead == cpu + 1 ? 3 : 0;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	return 0;
+}
+
+static __always_inline int on_decay(struct zone *zone,
+				    struct per_cpu_pages *pcp)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct pcptrace_event *e;
+	struct pcptrace_snap *s;
+	int idx = compat_zone_idx(zone);
+
+	if (idx < 0 || idx >= PCPTOP_ZONE_UNKNOWN)
+		idx = PCPT_ZONE_UNKNOWN;
+	s = (struct pcptrace_snap *)reserve(sizeof(*s), PCPT_SNAPSHOT, cpu);
+	if (s) {
+		s->ev.zone = idx;
+		s->count = BPF_CORE_READ(pcp, count);
+		s->high = BPF_CORE_READ(pcp, high);
+		s->batch = BPF_CORE_READ(pcp, batch);
+		s->high_min = s->high_max = s->free_count = 0;
+		s->alloc_factor = s->free_factor = s->flags = s->fields = 0;
+		s->pad = 0;
+		if (bpf_core_field_exists(pcp->free_count)) {
+			s->high_min = BPF_CORE_READ(pcp, high_min);
+			s->high_max = BPF_CORE_READ(pcp, high_max);
+			s->free_count = BPF_CORE_READ(pcp, free_count);
+			s->alloc_factor = BPF_CORE_READ(pcp, alloc_factor);
+			s->flags = BPF_CORE_READ(pcp, flags);
+			s->fields = PCPT_FIELD_AUTO_HIGH |
+				    PCPT_FIELD_FREE_COUNT |
+				    PCPT_FIELD_ALLOC_FACTOR | PCPT_FIELD_FLAGS;
+		} else {
+			s->free_factor = compat_pcp_factor(pcp);
+			s->fields = PCPT_FIELD_FREE_FACTOR;
+		}
+		bpf_ringbuf_submit(s, BPF_RB_NO_WAKEUP);
+	}
+	e = reserve(sizeof(*e), PCPT_DECAY, cpu);
+	if (!e)
+		return 0;
+	e->zone = idx;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	return 0;
+}
+
+static __always_inline int on_hotplug(int type, unsigned int cpu)
+{
+	struct pcptrace_event *e = reserve(sizeof(*e), type, cpu);
+	__u32 k = 0, *dead;
+
+	if (type == PCPT_CPU_DEAD) {
+		dead = bpf_map_lookup_elem(&in_cpu_dead, &k);
+		if (dead)
+			*dead = cpu + 1;
+	}
+	if (e)
+		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	return 0;
+}
+
+static __always_inline int cpu_dead_done(void)
+{
+	__u32 k = 0, *dead = bpf_map_lookup_elem(&in_cpu_dead, &k);
+
+	if (dead)
+		*dead = 0;
+	return 0;
+}
+
+SEC("fentry/drain_pages_zone")
+int BPF_PROG(tf_drain, unsigned int cpu, struct zone *zone)
+{
+	return on_drain(cpu, zone);
+}
+
+SEC("kprobe/drain_pages_zone")
+int BPF_KPROBE(tk_drain, unsigned int cpu, struct zone *zone)
+{
+	return on_drain(cpu, zone);
+}
+
+SEC("fentry/decay_pcp_high")
+int BPF_PROG(tf_decay, struct zone *zone, struct per_cpu_pages *pcp)
+{
+	return on_decay(zone, pcp);
+}
+
+SEC("kprobe/decay_pcp_high")
+int BPF_KPROBE(tk_decay, struct zone *zone, struct per_cpu_pages *pcp)
+{
+	return on_decay(zone, pcp);
+}
+
+SEC("fentry/page_alloc_cpu_dead")
+int BPF_PROG(tf_dead, unsigned int cpu)
+{
+	return on_hotplug(PCPT_CPU_DEAD, cpu);
+}
+
+SEC("fexit/page_alloc_cpu_dead")
+int BPF_PROG(tx_dead, unsigned int cpu, int ret)
+{
+	return cpu_dead_done();
+}
+
+SEC("kprobe/page_alloc_cpu_dead")
+int BPF_KPROBE(tk_dead, unsigned int cpu)
+{
+	return on_hotplug(PCPT_CPU_DEAD, cpu);
+}
+
+SEC("kretprobe/page_alloc_cpu_dead")
+int BPF_KRETPROBE(tr_dead)
+{
+	return cpu_dead_done();
+}
+
+SEC("fentry/page_alloc_cpu_online")
+int BPF_PROG(tf_online, unsigned int cpu)
+{
+	return on_hotplug(PCPT_CPU_ONLINE, cpu);
+}
+
+SEC("kprobe/page_alloc_cpu_online")
+int BPF_KPROBE(tk_online, unsigned int cpu)
+{
+	return on_hotplug(PCPT_CPU_ONLINE, cpu);
+}

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record --trace's loader. The trace object (bpf/trace.bpf.c) is loaded
+ * whole up to three times: with the function probes as fentry, else as
+ * kprobes, else without them, so a refused flavour costs a reload of a
+ * small object rather than a plan of its own. Its tracepoints follow the
+ * main object's choice of tp_btf or raw_tp.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "kallsyms.h"
+#include "pcptrace.h"
+#include "trace.h"
+#include "trace.skel.h"
+
+#define KALLSYMS_PATH "/proc/kallsyms"
+
+struct trace {
+	struct trace_bpf *skel;
+	struct ring_buffer *rb;
+	trace_sink_fn sink;
+	void *ctx;
+	int sink_err;
+	uint32_t hooks;
+	uint32_t rb_bytes;
+	int nr_cpus;
+};
+
+/* a function probe: its programs by mode, and the hook bit it gives */
+struct fn_probe {
+	const char *fn;
+	uint32_t hook;
+	size_t fentry, fexit, kprobe,
+		kretprobe; /* skel->progs offsets, 0 none */
+};
+
+#define PROG(name) (offsetof(struct trace_bpf, progs.name) + 1)
+
+static const struct fn_probe fn_probes[] = {
+	{ "drain_pages_zone", PCPT_HOOK_DRAIN, PROG(tf_drain), 0,
+	  PROG(tk_drain), 0 },
+	{ "decay_pcp_high", PCPT_HOOK_DECAY, PROG(tf_decay), 0, PROG(tk_decay),
+	  0 },
+	{ "page_alloc_cpu_dead", PCPT_HOOK_HOTPLUG, PROG(tf_dead),
+	  PROG(tx_dead), PROG(tk_dead), PROG(tr_dead) },
+	{ "page_alloc_cpu_online", PCPT_HOOK_HOTPLUG, PROG(tf_online), 0,
+	  PROG(tk_online), 0 },
+};
+
+#define NR_FN_PROBES (sizeof(fn_probes) / sizeof(fn_probes[0]))
+
+static struct bpf_program *prog_at(struct trace_bpf *s, size_t off)
+{
+	return off ? *(struct bpf_program **)((char *)s + off - 1) : NULL;
+}
+
+static int on_record(void *ctx, void *data, size_t len)
+{
+	struct trace *t = ctx;
+	int err;
+
+	if (t->sink_err)
+		return 0;
+	err = t->sink(t->ctx, data, len);
+	if (err)
+		t->sink_err = err;
+	return 0;
+}
+
+static bool fn_exists(const char *fn, int mode)
+{
+	unsigned long long addr;
+
+	if (mode == PCPT_FN_FENTRY)
+		return libbpf_find_vmlinux_btf_id(fn, BPF_TRACE_FENTRY) > 0;
+	return kallsyms_lookup(KALLSYMS_PATH, fn, &addr) == 0;
+}
+
+static uint32_t ringbuf_bytes(const struct trace_opts *o)
+{
+	const char *env = getenv(TRACE_RINGBUF_ENV);
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned long v = o->ringbuf_bytes;
+
+	if (!v && env && *env)
+		v = strtoul(env, NULL, 0);
+	if (!v)
+		v = PCPTRACE_RINGBUF_DEFAULT;
+	/* the kernel wants a power of 2 of pages */
+	if (v < (unsigned long)page)
+		v = page;
+	while (v & (v - 1))
+		v &= v - 1;
+	return v;
+}
+
+/* autoload the tracepoints and one mode's function probes */
+static void set_autoload(struct trace *t, bool raw_tp, int mode)
+{
+	struct trace_bpf *s = t->skel;
+	size_t i;
+
+	bpf_program__set_autoload(s->progs.tt_alloc, !raw_tp);
+	bpf_program__set_autoload(s->progs.tt_free, !raw_tp);
+	bpf_program__set_autoload(s->progs.rtt_alloc, raw_tp);
+	bpf_program__set_autoload(s->progs.rtt_free, raw_tp);
+	t->hooks = PCPT_HOOK_ALLOC_FREE | (uint32_t)mode << PCPT_HOOK_FN_SHIFT;
+	for (i = 0; i < NR_FN_PROBES; i++) {
+		const struct fn_probe *p = &fn_probes[i];
+		bool on = mode != PCPT_FN_NONE && fn_exists(p->fn, mode);
+
+		bpf_program__set_autoload(prog_at(s, p->fentry),
+					  on && mode == PCPT_FN_FENTRY);
+		bpf_program__set_autoload(prog_at(s, p->kprobe),
+					  on && mode == PCPT_FN_KPROBE);
+		if (p->fexit)
+			bpf_program__set_autoload(prog_at(s, p->fexit),
+						  on && mode == PCPT_FN_FENTRY);
+		if (p->kretprobe)
+			bpf_program__set_autoload(prog_at(s, p->kretprobe),
+						  on && mode == PCPT_FN_KPROBE);
+		if (on)
+			t->hooks |= p->hook;
+	}
+}
+
+/* one open, load and attach with the function probes in mode; 0 or -errno */
+static int load_mode(struct trace *t, const struct trace_opts *o, int mode)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
+	size_t sz;
+	int err;
+
+	if (!trace_bpf_elf_inflate(&sz))
+		return -errno;
+	t->skel = trace_bpf__open_opts(&oo);
+	if (!t->skel) {
+		err = -errno;
+		trace_bpf_elf_release();
+		return err;
+	}
+	err = bpf_map__set_max_entries(t->skel->maps.trace_rb, t->rb_bytes);
+	if (!err) {
+		set_autoload(t, o->raw_tp, mode);
+		err = trace_bpf__load(t->skel);
+	}
+	trace_bpf_elf_release();
+	if (err)
+		goto fail;
+	/*
+	 * Entries and exits in the skeleton's order: only page_alloc_cpu_dead
+	 * has an exit, and a CPU going down in that window would mark the
+	 * next drains on its controlling CPU as CPU_DEAD's.
+	 */
+	err = trace_bpf__attach(t->skel);
+	if (!err)
+		return 0;
+fail:
+	trace_bpf__destroy(t->skel);
+	t->skel = NULL;
+	return err;
+}
+
+int trace_open(struct trace **out, const struct trace_opts *o,
+	       trace_sink_fn sink, void *ctx, char *msg, size_t msg_len)
+{
+	static const int order[] = { PCPT_FN_FENTRY, PCPT_FN_KPROBE,
+				     PCPT_FN_NONE };
+	struct trace *t;
+	int err = -ENOENT, first_err = 0;
+	size_t i;
+
+	*out = NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->sink = sink;
+	t->ctx = ctx;
+	t->rb_bytes = ringbuf_bytes(o);
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		int mode = order[i];
+
+		if ((mode == PCPT_FN_FENTRY &&
+		     (o->raw_tp ||
+		      (o->want != MODE_AUTO && o->want != MODE_FENTRY))) ||
+		    (mode == PCPT_FN_KPROBE && o->want != MODE_AUTO &&
+		     o->want != MODE_KPROBE))
+			continue;
+		err = load_mode(t, o, mode);
+		if (!err)
+			break;
+		if (!first_err)
+			first_err = err;
+		if (o->verbose)
+			fprintf(stderr,
+				"pcptop: --trace: function probes as %s refused (%s), trying without\n",
+				mode == PCPT_FN_FENTRY ? "fentry" : "kprobes",
+				strerror(-err));
+	}
+	if (err) {
+		snprintf(
+			msg, msg_len,
+			"--trace: the trace programs do not load (%s): run with -v for libbpf's log, or record without --trace",
+			strerror(-err));
+		goto fail;
+	}
+	t->nr_cpus = libbpf_num_possible_cpus();
+	if (t->nr_cpus <= 0) {
+		err = t->nr_cpus ? t->nr_cpus : -EINVAL;
+		snprintf(msg, msg_len, "--trace: cannot count the CPUs: %s",
+			 strerror(-err));
+		goto fail;
+	}
+	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.trace_rb), on_record,
+				 t, NULL);
+	if (!t->rb) {
+		err = -errno;
+		snprintf(msg, msg_len,
+			 "--trace: cannot map the ring buffer (%s, %u bytes)",
+			 strerror(-err), t->rb_bytes);
+		goto fail;
+	}
+	*out = t;
+	return 0;
+fail:
+	trace_close(t);
+	return err;
+}
+
+int trace_poll(struct trace *t)
+{
+	int n = ring_buffer__consume(t->rb);
+
+	if (t->sink_err)
+		return t->sink_err;
+	return n;
+}
+
+int trace_lost(struct trace *t, uint64_t *per_cpu, int nr)
+{
+	uint64_t *v;
+	uint32_t k = 0;
+	int i, err = 0;
+
+	v = calloc((size_t)t->nr_cpus, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.trace_lost), &k, v)) {
+		err = -errno;
+		goto out;
+	}
+	for (i = 0; i < nr; i++)
+		per_cpu[i] = i < t->nr_cpus ? v[i] : 0;
+out:
+	free(v);
+	return err;
+}
+
+uint32_t trace_hooks(const struct trace *t)
+{
+	return t->hooks;
+}
+
+uint32_t trace_ringbuf_bytes(const struct trace *t)
+{
+	return t->rb_bytes;
+}
+
+int trace_nr_cpus(const struct trace *t)
+{
+	return t->nr_cpus;
+}
+
+void trace_prog_stats(const struct trace *t, uint64_t *run_ns,
+		      uint64_t *run_cnt)
+{
+	struct bpf_prog_info info;
+	struct bpf_program *p;
+	uint32_t len;
+
+	*run_ns = *run_cnt = 0;
+	bpf_object__for_each_program(p, t->skel->obj) {
+		if (bpf_program__fd(p) < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+			continue;
+		*run_ns += info.run_time_ns;
+		*run_cnt += info.run_cnt;
+	}
+}
+
+void trace_close(struct trace *t)
+{
+	if (!t)
+		return;
+	ring_buffer__free(t->rb);
+	trace_bpf__destroy(t->skel);
+	free(t);
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The trace chunk (type 6, format 1.4; docs/FORMAT.md): record --trace's
+ * events, the pageset and zone states its snapshots point at, and the
+ * losses, as the writer buffers them and as the reader gathers them.
+ * Libbpf-free: the unit tests write and read it.
+ */
+#ifndef PCPTOP_RECTRACE_CHUNK_H
+#define PCPTOP_RECTRACE_CHUNK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rectrace.h"
+
+#define REC_TRACE_FIXED_LEN 48
+#define REC_TRACE_FIXED_MAX 4096
+#define REC_TRACE_EVENT_LEN 24
+#define REC_TRACE_PCP_LEN (28 + 4 * PCPM_NR_LISTS_MAX)
+#define REC_TRACE_ZONE_LEN 48
+#define REC_TRACE_LOSS_LEN 32
+/* a writer flushes a chunk at this many events: 6 MiB inflated */
+#define REC_TRACE_CHUNK_EVENTS (256u << 10)
+/* payload, type, path or zone bytes that say "not known" */
+#define REC_TRACE_UNKNOWN 0xff
+
+/* one chunk's contents; the reader's gathers every chunk's */
+struct rec_trace_chunk {
+	uint32_t seq; /* the interval chunk it comes before */
+	uint32_t hooks; /* PCPT_HOOK_* (bpf/pcptrace.h) */
+	uint32_t ringbuf_bytes;
+	uint64_t t0_ns; /* the recording's start, in the events' clock */
+	struct pcpmodel_event *events;
+	size_t nr_events, cap_events;
+	struct pcpmodel_pcp_state *pcp;
+	size_t nr_pcp, cap_pcp;
+	struct pcpmodel_zone_state *zones;
+	size_t nr_zones, cap_zones;
+	struct rec_trace_loss *losses;
+	size_t nr_losses, cap_losses;
+};
+
+/* 0 or -ENOMEM */
+int rec_trace_add_event(struct rec_trace_chunk *c,
+			const struct pcpmodel_event *ev);
+/* a SNAPSHOT event at t with its state */
+int rec_trace_add_pcp(struct rec_trace_chunk *c, uint64_t t, unsigned int cpu,
+		      unsigned int zone, const struct pcpmodel_pcp_state *st);
+/* a ZONE_STATE event at t with its state */
+int rec_trace_add_zone(struct rec_trace_chunk *c, uint64_t t, unsigned int zone,
+		       const struct pcpmodel_zone_state *st);
+int rec_trace_add_loss(struct rec_trace_chunk *c,
+		       const struct rec_trace_loss *l);
+/* empty, keeping the memory and the settings */
+void rec_trace_chunk_reset(struct rec_trace_chunk *c);
+void rec_trace_chunk_free(struct rec_trace_chunk *c);
+
+struct rbuf;
+void rec_trace_encode(struct rbuf *b, const struct rec_trace_chunk *c);
+/*
+ * Append one chunk's payload to c (its payload indexes rebased onto c's
+ * states, its settings into c's); 0, -EBADMSG (msg says what), -ENOMEM.
+ */
+int rec_trace_decode(const unsigned char *p, size_t len,
+		     struct rec_trace_chunk *c, char *msg, size_t msg_len);
+
+#endif /* PCPTOP_RECTRACE_CHUNK_H */

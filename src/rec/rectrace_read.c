@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reading a recording's pcp trace back as one pcpmodel stream: every trace
+ * chunk in file order, their payloads rebased, what the tracepoints could
+ * not tell decided here (pcp or buddy path by order), and the settings a
+ * replay needs from the header's facts.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts.h"
+#include "pcptrace.h"
+#include "recfile.h"
+#include "rectrace.h"
+#include "rectrace_chunk.h"
+#include "scale.h"
+
+/* pcp_allowed_order(): the low orders and the THP order */
+static uint8_t path_of(unsigned int order, unsigned int thp_order)
+{
+	if (order <= PCPM_COSTLY_ORDER || (thp_order && order == thp_order))
+		return PCPM_PATH_PCP;
+	return PCPM_PATH_BUDDY;
+}
+
+/* "6.12.74+deb13-amd64" -> 6, 12, 74; the sublevel -1 when not there */
+static void parse_release(const char *r, int *v, int *p, int *s)
+{
+	*v = *p = 0;
+	*s = -1;
+	if (sscanf(r, "%d.%d.%d", v, p, s) < 2)
+		*v = *p = 0;
+}
+
+void rec_trace_rules_of(const char *release, const struct facts *f,
+			struct pcpmodel_rules *rules, char *how, size_t how_len)
+{
+	enum pcpmodel_ruleset base;
+	const char *why;
+	int v, p, s, ver;
+	bool decay_chunked = false;
+
+	parse_release(release, &v, &p, &s);
+	ver = v * 1000 + p;
+	if (ver >= 6019) {
+		base = PCPM_RULES_7_X;
+		why = "6.19 and later";
+	} else if (ver >= 6016) {
+		base = PCPM_RULES_6_16;
+		why = "6.16..6.18";
+		/* Debian's 6.18.7+ carries the chunked decay */
+		decay_chunked = ver == 6018 && s >= 7;
+	} else if (ver >= 6007) {
+		base = PCPM_RULES_6_12;
+		why = "6.7..6.15";
+		decay_chunked = ver == 6012 && s >= 117;
+	} else if (f && f->scale.have[SCALE_SRC_CONFIG]) {
+		base = PCPM_RULES_6_1_CAPPED;
+		why = "before 6.7 with CONFIG_PCP_BATCH_SCALE_MAX (the backport)";
+	} else if (f && f->scale.config_lacks) {
+		base = PCPM_RULES_6_1;
+		why = "before 6.7, config without CONFIG_PCP_BATCH_SCALE_MAX";
+	} else if ((ver == 6001 && s >= 104) || (ver == 6006 && s >= 45)) {
+		base = PCPM_RULES_6_1_CAPPED;
+		why = "6.1.104+/6.6.45+ by the release";
+	} else {
+		base = PCPM_RULES_6_1;
+		why = "before 6.7, no config read";
+	}
+	pcpmodel_rules_init(rules, base);
+	if (decay_chunked)
+		rules->decay_chunked = true;
+	/* 6.1.97+ has the two THP lists (bf14ed81f571, July 2024) */
+	if (base == PCPM_RULES_6_1 && ver == 6001 && s >= 97)
+		rules->thp_lists = PCPM_THP_LISTS_MAX;
+	if (how)
+		snprintf(how, how_len, "%s (kernel %s%s)", why, release,
+			 decay_chunked ? ", chunked decay" : "");
+}
+
+static void fill_meta(struct rec_trace_meta *m, const struct rec_header *h)
+{
+	int z;
+
+	memset(m, 0, sizeof(*m));
+	m->scale = h->f.scale.value;
+	snprintf(m->scale_source, sizeof(m->scale_source), "%s",
+		 scale_source_name(h->f.scale.source));
+	rec_trace_rules_of(h->f.release, &h->f, &m->rules, NULL, 0);
+	m->nr_cpus = h->dims.nr_cpus;
+	for (z = 0; z < PCPTOP_MAX_ZONES && z < SAMPLE_ZONES; z++) {
+		snprintf(m->zone_name[z], sizeof(m->zone_name[z]), "%s",
+			 h->zone_name[z]);
+		if (h->zone_name[z][0])
+			m->nr_zones = z + 1;
+	}
+	if (!m->nr_zones)
+		m->nr_zones = PCPTOP_MAX_ZONES;
+	/* pageblock_order is HPAGE_PMD_ORDER wherever THPs reach the lists */
+	if (h->f.pageblock_order > PCPM_COSTLY_ORDER &&
+	    h->f.pageblock_order < 16)
+		m->thp_order = h->f.pageblock_order;
+	snprintf(m->kernel_release, sizeof(m->kernel_release), "%s",
+		 h->f.release);
+}
+
+static void finish(struct rec_trace *t, struct rec_trace_chunk *c)
+{
+	size_t i;
+
+	t->stream.events = c->events;
+	t->stream.nr_events = c->nr_events;
+	t->stream.pcp_states = c->pcp;
+	t->stream.nr_pcp_states = c->nr_pcp;
+	t->stream.zone_states = c->zones;
+	t->stream.nr_zone_states = c->nr_zones;
+	t->losses = c->losses;
+	t->nr_losses = c->nr_losses;
+	t->hooks = c->hooks;
+	t->ringbuf_bytes = c->ringbuf_bytes;
+	t->t0_ns = c->t0_ns;
+	t->free_mt_known = true;
+	for (i = 0; i < c->nr_events; i++) {
+		struct pcpmodel_event *e = &c->events[i];
+
+		if (e->type == PCPM_EV_ALLOC || e->type == PCPM_EV_FREE) {
+			if (e->path == PCPT_PATH_BY_ORDER)
+				e->path = path_of(e->order, t->meta.thp_order);
+			if (e->type == PCPM_EV_FREE &&
+			    e->migratetype == PCPT_MT_UNKNOWN)
+				t->free_mt_known = false;
+		}
+		if (!i || e->time_ns < t->first_ns)
+			t->first_ns = e->time_ns;
+		if (e->time_ns > t->last_ns)
+			t->last_ns = e->time_ns;
+	}
+	for (i = 0; i < c->nr_losses; i++)
+		t->lost_events += c->losses[i].lost;
+}
+
+int rec_trace_load(const char *path, struct rec_trace *t, char *msg,
+		   size_t msg_len)
+{
+	struct rec_trace_chunk c = { 0 };
+	struct rec_reader r;
+	struct rec_item it;
+	bool any = false;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	msg[0] = '\0';
+	err = rec_open(&r, path);
+	if (err) {
+		snprintf(msg, msg_len, "%s", r.msg);
+		return err == -ENOMEM ? err : -EINVAL;
+	}
+	r.want_trace = true;
+	fill_meta(&t->meta, &r.h);
+	for (;;) {
+		err = rec_next(&r, &it);
+		if (err) {
+			/* a writer killed mid-chunk: what came before stands */
+			snprintf(msg, msg_len, "%s", r.msg);
+			t->truncated = true;
+			err = 0;
+			break;
+		}
+		if (it.type == REC_CHUNK_NONE)
+			break;
+		if (it.type != REC_CHUNK_TRACE)
+			continue;
+		any = true;
+		err = rec_trace_decode(it.data, it.len, &c, msg, msg_len);
+		if (err == -EBADMSG) {
+			/* a chunk that checks out whole but reads wrong */
+			err = -EINVAL;
+			break;
+		}
+		if (err)
+			break;
+	}
+	rec_close(&r);
+	if (!err && !any) {
+		snprintf(msg, msg_len,
+			 "%s has no trace: it was recorded without --trace",
+			 path);
+		err = -ENOENT;
+	}
+	if (err) {
+		rec_trace_chunk_free(&c);
+		return err;
+	}
+	finish(t, &c);
+	return 0;
+}
+
+void rec_trace_free(struct rec_trace *t)
+{
+	free((void *)t->stream.events);
+	free((void *)t->stream.pcp_states);
+	free((void *)t->stream.zone_states);
+	free(t->losses);
+	memset(t, 0, sizeof(*t));
+}
+
+uint64_t rec_trace_lost_between(const struct rec_trace *t, uint64_t from_ns,
+				uint64_t to_ns)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < t->nr_losses; i++)
+		if (t->losses[i].t_start_ns < to_ns &&
+		    t->losses[i].t_end_ns >= from_ns)
+			n += t->losses[i].lost;
+	return n;
+}

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record --trace's chunks through the real writer and the reader whatif
+ * uses: a written-then-read recording, payloads rebased across chunks,
+ * the pcp/buddy path decided by order, losses and their windows, files
+ * cut at every length, malformed payloads, and the rule set of a kernel.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts.h"
+#include "pcptrace.h"
+#include "recbuf.h"
+#include "recfile_fixture.h"
+#include "rectrace.h"
+#include "rectrace_chunk.h"
+#include "scale.h"
+#include "unit.h"
+
+#define T0 1000000000ULL
+#define HOOKS (PCPT_HOOK_ALLOC_FREE | PCPT_HOOK_ZONEINFO)
+
+static struct pcpmodel_event ev(uint64_t t, int type, int cpu, int order,
+				int mt)
+{
+	struct pcpmodel_event e = { .time_ns = t,
+				    .cpu = (uint16_t)cpu,
+				    .type = (uint8_t)type,
+				    .zone = 2,
+				    .order = (uint8_t)order,
+				    .migratetype = (uint8_t)mt,
+				    .path = PCPT_PATH_BY_ORDER };
+	return e;
+}
+
+static int write_chunk(struct rec_writer *w, struct rec_trace_chunk *c)
+{
+	struct rbuf b = { 0 };
+	int err;
+
+	rec_trace_encode(&b, c);
+	err = b.err ? b.err : rec_write_chunk(w, REC_CHUNK_TRACE, b.p, b.len);
+	rb_free(&b);
+	rec_trace_chunk_reset(c);
+	return err;
+}
+
+/*
+ * header; trace (pcp + zone state, 3 allocs, a loss); interval; trace
+ * (a free of unknown migratetype, a snapshot, an order-5 alloc, an
+ * order-9 alloc); end. ends[] as rf_write_ref() gives them.
+ */
+static size_t write_traced(const char *path, uint64_t ends[MAX_CHUNKS])
+{
+	struct pcpmodel_pcp_state st = { .count = 10,
+					 .high = 100,
+					 .batch = 63 };
+	struct pcpmodel_zone_state zs = { .free_pages = 5000,
+					  .wmark_high = 300,
+					  .fields = PCPM_ZFIELD_WMARK };
+	struct rec_trace_loss l = { T0 + 40, T0 + 60, 7, 1 };
+	struct rec_trace_chunk c = { .hooks = HOOKS,
+				     .ringbuf_bytes = 4096,
+				     .t0_ns = T0 };
+	struct rec_header h;
+	struct zoneinfo zi;
+	struct rec_writer w;
+	struct rec_interval iv = { .t_end_ns = 500 };
+	struct rec_end e = { .nr_intervals = 1 };
+	struct pcpmodel_event x;
+	struct snapshot s;
+	size_t n = 0;
+
+	rf_make_header(&h, &zi);
+	rf_snap_init(&s);
+	CHECK_EQ_INT(rec_writer_open(&w, path, &h), 0);
+	ends[n++] = w.bytes;
+	CHECK_EQ_INT(rec_trace_add_pcp(&c, T0 + 1, 1, 2, &st), 0);
+	CHECK_EQ_INT(rec_trace_add_zone(&c, T0 + 2, 2, &zs), 0);
+	x = ev(T0 + 10, PCPM_EV_ALLOC, 0, 0, 1);
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	x = ev(T0 + 20, PCPM_EV_ALLOC, 1, 3, 0);
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	x = ev(T0 + 30, PCPM_EV_ALLOC, 1, 0, 2);
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	CHECK_EQ_INT(rec_trace_add_loss(&c, &l), 0);
+	CHECK_EQ_INT(write_chunk(&w, &c), 0);
+	ends[n++] = w.bytes;
+	rf_fill_snap(&s, 1);
+	CHECK_EQ_INT(rec_write_interval(&w, &iv, &s), 0);
+	ends[n++] = w.bytes;
+	x = ev(T0 + 70, PCPM_EV_FREE, 0, 0, PCPT_MT_UNKNOWN);
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	st.count = 20;
+	CHECK_EQ_INT(rec_trace_add_pcp(&c, T0 + 80, 0, 2, &st), 0);
+	x = ev(T0 + 90, PCPM_EV_ALLOC, 0, 5, 1);
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	x = ev(T0 + 95, PCPM_EV_ALLOC, 0, 9, 1);
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	CHECK_EQ_INT(write_chunk(&w, &c), 0);
+	ends[n++] = w.bytes;
+	CHECK_EQ_INT(rec_write_end(&w, &h, &e), 0);
+	ends[n++] = w.bytes;
+	CHECK_EQ_INT(rec_writer_close(&w), 0);
+	rec_trace_chunk_free(&c);
+	zoneinfo_free(&zi);
+	rf_snap_fini(&s);
+	return n;
+}
+
+static void test_rectrace_round_trip(void)
+{
+	const char *path = rf_tpath("trace.data");
+	uint64_t ends[MAX_CHUNKS];
+	const struct pcpmodel_event *e;
+	struct rec_trace t;
+	char msg[320];
+
+	write_traced(path, ends);
+	REQUIRE(rec_trace_load(path, &t, msg, sizeof(msg)) == 0);
+	CHECK(!t.truncated);
+	CHECK_EQ_U64(t.stream.nr_events, 9);
+	CHECK_EQ_U64(t.stream.nr_pcp_states, 2);
+	CHECK_EQ_U64(t.stream.nr_zone_states, 1);
+	e = t.stream.events;
+	/* the second chunk's snapshot points at the second state */
+	CHECK_EQ_INT(e[6].type, PCPM_EV_SNAPSHOT);
+	CHECK_EQ_INT(e[6].payload, 1);
+	CHECK_EQ_INT(t.stream.pcp_states[e[6].payload].count, 20);
+	CHECK_EQ_INT(e[1].type, PCPM_EV_ZONE_STATE);
+	CHECK_EQ_U64(t.stream.zone_states[e[1].payload].free_pages, 5000);
+	/* pcp_allowed_order(): 0..3 and the THP order (the header's 9) */
+	CHECK_EQ_INT(e[3].path, PCPM_PATH_PCP);
+	CHECK_EQ_INT(e[7].path, PCPM_PATH_BUDDY);
+	CHECK_EQ_INT(e[8].path, PCPM_PATH_PCP);
+	CHECK_EQ_INT(e[5].migratetype, PCPT_MT_UNKNOWN);
+	CHECK(!t.free_mt_known);
+	CHECK_EQ_U64(t.first_ns, T0 + 1);
+	CHECK_EQ_U64(t.last_ns, T0 + 95);
+	CHECK_EQ_U64(t.t0_ns, T0);
+	CHECK_EQ_INT(t.hooks, HOOKS);
+	CHECK_EQ_INT(t.ringbuf_bytes, 4096);
+	CHECK_EQ_U64(t.lost_events, 7);
+	CHECK_EQ_U64(t.nr_losses, 1);
+	CHECK_EQ_INT(t.losses[0].cpu, 1);
+	CHECK_EQ_U64(rec_trace_lost_between(&t, T0, T0 + 40), 0);
+	CHECK_EQ_U64(rec_trace_lost_between(&t, T0 + 50, T0 + 51), 7);
+	CHECK_EQ_U64(rec_trace_lost_between(&t, T0 + 60, T0 + 100), 7);
+	CHECK_EQ_U64(rec_trace_lost_between(&t, T0 + 61, T0 + 100), 0);
+	/* the fixture's facts: 6.1 with the config option, scale 5 */
+	CHECK_EQ_INT(t.meta.scale, 5);
+	CHECK_EQ_STR(t.meta.scale_source, "config");
+	CHECK_EQ_INT(t.meta.rules.base, PCPM_RULES_6_1_CAPPED);
+	CHECK_EQ_INT(t.meta.thp_order, 9);
+	CHECK_EQ_INT(t.meta.nr_cpus, NR_CPUS);
+	CHECK_EQ_STR(t.meta.kernel_release, "6.1.0-cip-test");
+	rec_trace_free(&t);
+}
+
+static void test_rectrace_absent(void)
+{
+	const char *path = rf_tpath("notrace.data");
+	uint64_t ends[MAX_CHUNKS];
+	struct rec_trace t;
+	char msg[320];
+
+	rf_write_ref(path, ends);
+	CHECK_EQ_INT(rec_trace_load(path, &t, msg, sizeof(msg)), -ENOENT);
+	CHECK(strstr(msg, "without --trace") != NULL);
+	CHECK_EQ_INT(rec_trace_load(rf_tpath("does-not-exist"), &t, msg,
+				    sizeof(msg)),
+		     -EINVAL);
+}
+
+/* every prefix: the header's cut is bad, later cuts keep whole chunks */
+static void test_rectrace_truncated(void)
+{
+	const char *path = rf_tpath("trace-full.data");
+	const char *cut = rf_tpath("trace-cut.data");
+	uint64_t ends[MAX_CHUNKS];
+	unsigned char *buf;
+	struct rec_trace t;
+	size_t len, n, at;
+	char msg[320];
+	int err;
+
+	n = write_traced(path, ends);
+	REQUIRE(n == 5);
+	REQUIRE(rf_load(path, &buf, &len) == 0);
+	for (at = 0; at < len; at++) {
+		uint64_t want = at >= ends[3] ? 9 : at >= ends[1] ? 5 : 0;
+
+		rf_store(cut, buf, at);
+		err = rec_trace_load(cut, &t, msg, sizeof(msg));
+		if (at < ends[0]) {
+			CHECK_EQ_INT(err, -EINVAL);
+			continue;
+		}
+		if (!want) {
+			CHECK_EQ_INT(err, -ENOENT);
+			continue;
+		}
+		CHECK_EQ_INT(err, 0);
+		if (err)
+			break;
+		CHECK_EQ_U64(t.stream.nr_events, want);
+		/* cut inside a chunk: said; on a boundary: a clean end */
+		CHECK_EQ_INT(t.truncated,
+			     at != ends[1] && at != ends[2] && at != ends[3]);
+		rec_trace_free(&t);
+	}
+	free(buf);
+}
+
+static void test_rectrace_decode_bad(void)
+{
+	struct rec_trace_chunk c = { .t0_ns = T0 }, out = { 0 };
+	struct pcpmodel_pcp_state st = { .count = 1 };
+	struct rec_trace_loss l = { T0 + 5, T0 + 9, 1, 0 };
+	struct pcpmodel_event x = ev(T0, PCPM_EV_FREE, 0, 0, 1);
+	struct rbuf b = { 0 };
+	char msg[320];
+	uint32_t v;
+
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	CHECK_EQ_INT(rec_trace_add_pcp(&c, T0 + 1, 0, 0, &st), 0);
+	CHECK_EQ_INT(rec_trace_add_loss(&c, &l), 0);
+	rec_trace_encode(&b, &c);
+	REQUIRE(!b.err);
+	CHECK_EQ_U64(b.len, REC_TRACE_FIXED_LEN + 2 * REC_TRACE_EVENT_LEN +
+				    REC_TRACE_PCP_LEN + REC_TRACE_LOSS_LEN);
+	CHECK_EQ_INT(rec_trace_decode(b.p, b.len, &out, msg, sizeof(msg)), 0);
+	CHECK_EQ_U64(out.nr_events, 2);
+	CHECK_EQ_INT(out.events[1].payload, 0);
+	/* a byte short, a byte more */
+	CHECK_EQ_INT(rec_trace_decode(b.p, b.len - 1, &out, msg, sizeof(msg)),
+		     -EBADMSG);
+	CHECK(strstr(msg, "trace chunk is malformed") != NULL);
+	/* a snapshot pointing past the chunk's states */
+	v = htole32(1);
+	memcpy(b.p + REC_TRACE_FIXED_LEN + REC_TRACE_EVENT_LEN + 8, &v, 4);
+	CHECK_EQ_INT(rec_trace_decode(b.p, b.len, &out, msg, sizeof(msg)),
+		     -EBADMSG);
+	v = htole32(0);
+	memcpy(b.p + REC_TRACE_FIXED_LEN + REC_TRACE_EVENT_LEN + 8, &v, 4);
+	/* a loss ending before it starts */
+	memset(b.p + b.len - REC_TRACE_LOSS_LEN + 8, 0, 8);
+	CHECK_EQ_INT(rec_trace_decode(b.p, b.len, &out, msg, sizeof(msg)),
+		     -EBADMSG);
+	/* counts that overflow the length */
+	v = htole32(0xffffffffu);
+	memcpy(b.p + 24, &v, 4);
+	CHECK_EQ_INT(rec_trace_decode(b.p, b.len, &out, msg, sizeof(msg)),
+		     -EBADMSG);
+	/* failures added nothing */
+	CHECK_EQ_U64(out.nr_events, 2);
+	CHECK_EQ_U64(out.nr_losses, 1);
+	rb_free(&b);
+	rec_trace_chunk_free(&c);
+	rec_trace_chunk_free(&out);
+}
+
+static void test_rectrace_rules_of(void)
+{
+	struct pcpmodel_rules r;
+	struct facts f;
+
+	memset(&f, 0, sizeof(f));
+	rec_trace_rules_of("7.3.4+deb13-amd64", &f, &r, NULL, 0);
+	CHECK_EQ_INT(r.base, PCPM_RULES_7_X);
+	rec_trace_rules_of("6.18.7+deb13-amd64", &f, &r, NULL, 0);
+	CHECK_EQ_INT(r.base, PCPM_RULES_6_16);
+	CHECK(r.decay_chunked);
+	rec_trace_rules_of("6.18.5", &f, &r, NULL, 0);
+	CHECK(!r.decay_chunked);
+	rec_trace_rules_of("6.12.74+deb13-amd64", &f, &r, NULL, 0);
+	CHECK_EQ_INT(r.base, PCPM_RULES_6_12);
+	CHECK(!r.decay_chunked);
+	rec_trace_rules_of("6.12.117", &f, &r, NULL, 0);
+	CHECK(r.decay_chunked);
+	rec_trace_rules_of("6.6.50", &f, &r, NULL, 0);
+	CHECK_EQ_INT(r.base, PCPM_RULES_6_1_CAPPED);
+	rec_trace_rules_of("6.1.0-28-amd64", &f, &r, NULL, 0);
+	CHECK_EQ_INT(r.base, PCPM_RULES_6_1);
+	CHECK_EQ_INT(r.thp_lists, 1);
+	rec_trace_rules_of("6.1.99", &f, &r, NULL, 0);
+	CHECK_EQ_INT(r.thp_lists, 2);
+	f.scale.have[SCALE_SRC_CONFIG] = true;
+	rec_trace_rules_of("6.1.0-28-amd64", &f, &r, NULL, 0);
+	CHECK_EQ_INT(r.base, PCPM_RULES_6_1_CAPPED);
+}
+
+const struct unit_test rectrace_tests[] = {
+	TEST(test_rectrace_round_trip), TEST(test_rectrace_absent),
+	TEST(test_rectrace_truncated),	TEST(test_rectrace_decode_bad),
+	TEST(test_rectrace_rules_of),	TEST_END,
+};
