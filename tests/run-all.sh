@@ -3,7 +3,7 @@
 #
 # Runs the test suites `make test` promises and adds up their results, so
 # CI reads one closing "N passed, N failed" line for everything.
-# Usage: tests/run-all.sh [unit|oraclecheck|live|top|record|schema|badinput|package|prom|fuzz|vm|vmrecord|vmlive|oracle|rehearsal ...]   (default: all of them)
+# Usage: tests/run-all.sh [unit|oraclecheck|live|top|record|trace|schema|badinput|package|prom|fuzz|vm|vmrecord|vmlive|oracle|rehearsal ...]   (default: all of them)
 # Environment: PCPTOP_BUILD (default build), FUZZ_SECONDS (per harness, 20)
 set -u
 cd "$(dirname "$0")/.."
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 suites=("$@")
 # the build the host suites use: make test SAN=1 points it at build/san
 B=${PCPTOP_BUILD:-build}
-[ ${#suites[@]} -eq 0 ] && suites=(unit oraclecheck live top record schema badinput package prom fuzz vm vmrecord vmlive oracle rehearsal)
+[ ${#suites[@]} -eq 0 ] && suites=(unit oraclecheck live top record trace schema badinput package prom fuzz vm vmrecord vmlive oracle rehearsal)
 
 total_pass=0
 total_fail=0
@@ -28,6 +28,8 @@ for s in "${suites[@]}"; do
 	live) cmd=(tests/live/run.sh "$B") ;;
 	top) cmd=(tests/top/run.sh "$B/pcptop") ;;
 	record) cmd=(tests/record/run.sh "$B") ;;
+	# record --trace against perf's and /proc/vmstat's counts
+	trace) cmd=(tests/record/trace.sh "$B") ;;
 	schema) cmd=(tests/schema/run.sh "$B") ;;
 	package) cmd=(tests/package/run.sh) ;;
 	badinput) cmd=(tests/badinput/run.sh "$B") ;;

@@ -183,10 +183,22 @@ int rec_summary_load(const char *path, struct rec_summary *s, char *msg,
 		err = -ENOMEM;
 		goto fail;
 	}
+	r.want_trace = true;
 	while (!(err = rec_next(&r, &it)) && it.type != REC_CHUNK_NONE) {
 		if (it.type == REC_CHUNK_END) {
 			s->have_end = true;
 			s->end = it.end;
+			continue;
+		}
+		if (it.type == REC_CHUNK_TRACE) {
+			/* a bad trace ends the readable prefix, as any chunk */
+			if (rec_trace_tally_add(&s->trace, it.data, it.len)) {
+				err = -EBADMSG;
+				snprintf(r.msg, sizeof(r.msg),
+					 "trace chunk %u is malformed",
+					 r.next_seq - 1);
+				break;
+			}
 			continue;
 		}
 		figures_compute(&r.snap, SNAP_ALL, SNAP_ALL, &f);

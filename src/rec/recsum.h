@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "figures.h"
 #include "recfile.h"
+#include "rectrace_chunk.h"
 
 struct rec_point {
 	double t; /* end of the interval, seconds since the start */
@@ -43,6 +44,7 @@ struct rec_summary {
 	uint64_t zone_cnt[PCPTOP_MAX_ZONES][NR_PCPTOP_COUNTERS];
 	double recorded_s;
 	uint32_t nr_chunks;
+	struct rec_trace_tally trace; /* record --trace's chunks */
 	/* why reading stopped before the end of the file, 0 if it did not */
 	int stop_err;
 	char stop_msg[REC_ERR_LEN];

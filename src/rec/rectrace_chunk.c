@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "recbuf.h"
+#include "recfile.h"
 #include "rectrace_chunk.h"
 
 static int grow(void **p, size_t *cap, size_t nr, size_t size)
@@ -330,4 +331,37 @@ int rec_trace_decode(const unsigned char *p, size_t len,
 	c->nr_zones += nz;
 	c->nr_losses += nl;
 	return 0;
+}
+
+int rec_trace_tally_add(struct rec_trace_tally *t, const unsigned char *p,
+			size_t len)
+{
+	struct rec_trace_chunk c = { 0 };
+	char msg[REC_ERR_LEN];
+	size_t i;
+	int err;
+
+	err = rec_trace_decode(p, len, &c, msg, sizeof(msg));
+	if (err)
+		goto out;
+	t->chunks++;
+	t->hooks = c.hooks;
+	t->ringbuf_bytes = c.ringbuf_bytes;
+	t->t0_ns = c.t0_ns;
+	for (i = 0; i < c.nr_events; i++)
+		if (c.events[i].type < NR_PCPM_EV)
+			t->events[c.events[i].type]++;
+	for (i = 0; i < c.nr_losses; i++) {
+		const struct rec_trace_loss *l = &c.losses[i];
+
+		if (!t->loss_windows || l->t_start_ns < t->loss_first_ns)
+			t->loss_first_ns = l->t_start_ns;
+		if (l->t_end_ns > t->loss_last_ns)
+			t->loss_last_ns = l->t_end_ns;
+		t->lost += l->lost;
+		t->loss_windows++;
+	}
+out:
+	rec_trace_chunk_free(&c);
+	return err;
 }

@@ -64,4 +64,27 @@ void rec_trace_encode(struct rbuf *b, const struct rec_trace_chunk *c);
 int rec_trace_decode(const unsigned char *p, size_t len,
 		     struct rec_trace_chunk *c, char *msg, size_t msg_len);
 
+/* what report says of a trace, added up chunk by chunk without keeping it */
+struct rec_trace_tally {
+	uint32_t chunks; /* 0: recorded without --trace */
+	uint32_t hooks; /* the last chunk's */
+	uint32_t ringbuf_bytes;
+	uint64_t t0_ns;
+	uint64_t events[NR_PCPM_EV];
+	uint64_t lost;
+	uint64_t loss_windows;
+	/* the earliest start and latest end of a loss, in the events' clock */
+	uint64_t loss_first_ns, loss_last_ns;
+};
+
+/* b - a in seconds, negative when b is earlier (a loss while attaching) */
+static inline double secs_between(uint64_t a, uint64_t b)
+{
+	return b >= a ? (double)(b - a) / 1e9 : -(double)(a - b) / 1e9;
+}
+
+/* one chunk's payload into t; 0 or -EBADMSG */
+int rec_trace_tally_add(struct rec_trace_tally *t, const unsigned char *p,
+			size_t len);
+
 #endif /* PCPTOP_RECTRACE_CHUNK_H */

@@ -281,6 +281,46 @@ static void j_summary(struct json_writer *w, const struct cmp_result *r)
 	json_arr_end(w);
 }
 
+/* record --trace: what the trace holds and what it lost; null without one */
+static void j_trace(struct json_writer *w, const struct rec_summary *s)
+{
+	static const char *const names[NR_PCPM_EV] = {
+		"alloc",    "free",	  "decay",    "drain",
+		"cpu_dead", "cpu_online", "snapshot", "zone_state",
+	};
+	const struct rec_trace_tally *t = &s->trace;
+	uint64_t sum = 0;
+	int i;
+
+	if (!t->chunks) {
+		json_null(w, "trace");
+		return;
+	}
+	json_obj_begin(w, "trace");
+	json_u64(w, "chunks", t->chunks);
+	json_u64(w, "ringbuf_bytes", t->ringbuf_bytes);
+	json_u64(w, "hooks", t->hooks);
+	json_obj_begin(w, "events");
+	for (i = 0; i < NR_PCPM_EV; i++) {
+		json_u64(w, names[i], t->events[i]);
+		sum += t->events[i];
+	}
+	json_obj_end(w);
+	json_u64(w, "total_events", sum);
+	json_u64(w, "lost", t->lost);
+	json_u64(w, "loss_windows", t->loss_windows);
+	if (t->loss_windows) {
+		json_double(w, "loss_first_s",
+			    secs_between(t->t0_ns, t->loss_first_ns));
+		json_double(w, "loss_last_s",
+			    secs_between(t->t0_ns, t->loss_last_ns));
+	} else {
+		json_null(w, "loss_first_s");
+		json_null(w, "loss_last_s");
+	}
+	json_obj_end(w);
+}
+
 void report_json(FILE *f, const struct rec_summary *s)
 {
 	struct json_writer w;
@@ -294,6 +334,7 @@ void report_json(FILE *f, const struct rec_summary *s)
 	j_totals(&w, s);
 	j_split(&w, s);
 	j_timeline(&w, s);
+	j_trace(&w, s);
 	json_obj_begin(&w, "hist");
 	for (h = 0; h < NR_PCPTOP_HISTS; h++)
 		if (facts_hist_shown(&s->h.f, h))

@@ -247,10 +247,40 @@ static void print_hists(FILE *out, const struct rec_summary *s)
 	text_hists(out, &s->total);
 }
 
+/* record --trace: its events, and every loss said */
+static void print_trace(FILE *out, const struct rec_summary *s)
+{
+	const struct rec_trace_tally *t = &s->trace;
+	const uint64_t *e = t->events;
+
+	if (!t->chunks)
+		return;
+	fprintf(out,
+		"trace      %llu allocations, %llu frees, %llu drains, %llu decays, %llu pageset and %llu zone states; ring buffer %u KiB\n",
+		(unsigned long long)e[PCPM_EV_ALLOC],
+		(unsigned long long)e[PCPM_EV_FREE],
+		(unsigned long long)e[PCPM_EV_DRAIN],
+		(unsigned long long)e[PCPM_EV_DECAY],
+		(unsigned long long)e[PCPM_EV_SNAPSHOT],
+		(unsigned long long)e[PCPM_EV_ZONE_STATE],
+		t->ringbuf_bytes / 1024);
+	if (!t->lost) {
+		fprintf(out, "           nothing lost\n");
+		return;
+	}
+	fprintf(out,
+		"           LOST %llu records in %llu windows between %.3f s and %.3f s: a replay over them is incomplete\n",
+		(unsigned long long)t->lost,
+		(unsigned long long)t->loss_windows,
+		secs_between(t->t0_ns, t->loss_first_ns),
+		secs_between(t->t0_ns, t->loss_last_ns));
+}
+
 void report_text(FILE *out, const struct rec_summary *s, bool timeline,
 		 bool hists)
 {
 	print_facts(out, s);
+	print_trace(out, s);
 	print_totals(out, s);
 	text_by_mt(out, &s->h.f, &s->total, "  ");
 	text_latency(out, &s->h.f, &s->total, "  ");

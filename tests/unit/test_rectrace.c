@@ -16,6 +16,7 @@
 #include "recfile_fixture.h"
 #include "rectrace.h"
 #include "rectrace_chunk.h"
+#include "recsum.h"
 #include "scale.h"
 #include "unit.h"
 
@@ -159,6 +160,32 @@ static void test_rectrace_round_trip(void)
 	rec_trace_free(&t);
 }
 
+/* what report reads of it, chunk by chunk */
+static void test_rectrace_tally(void)
+{
+	const char *path = rf_tpath("trace-sum.data");
+	uint64_t ends[MAX_CHUNKS];
+	struct rec_summary s;
+	char msg[320];
+
+	write_traced(path, ends);
+	REQUIRE(rec_summary_load(path, &s, msg, sizeof(msg)) == 0);
+	CHECK_EQ_INT(s.stop_err, 0);
+	CHECK_EQ_INT(s.nr_points, 1);
+	CHECK_EQ_INT(s.trace.chunks, 2);
+	CHECK_EQ_U64(s.trace.events[PCPM_EV_ALLOC], 5);
+	CHECK_EQ_U64(s.trace.events[PCPM_EV_FREE], 1);
+	CHECK_EQ_U64(s.trace.events[PCPM_EV_SNAPSHOT], 2);
+	CHECK_EQ_U64(s.trace.lost, 7);
+	CHECK_EQ_U64(s.trace.loss_windows, 1);
+	CHECK(secs_between(s.trace.t0_ns, s.trace.loss_first_ns) == 40e-9);
+	rec_summary_free(&s);
+	rf_write_ref(path, ends);
+	REQUIRE(rec_summary_load(path, &s, msg, sizeof(msg)) == 0);
+	CHECK_EQ_INT(s.trace.chunks, 0);
+	rec_summary_free(&s);
+}
+
 static void test_rectrace_absent(void)
 {
 	const char *path = rf_tpath("notrace.data");
@@ -293,7 +320,11 @@ static void test_rectrace_rules_of(void)
 }
 
 const struct unit_test rectrace_tests[] = {
-	TEST(test_rectrace_round_trip), TEST(test_rectrace_absent),
-	TEST(test_rectrace_truncated),	TEST(test_rectrace_decode_bad),
-	TEST(test_rectrace_rules_of),	TEST_END,
+	TEST(test_rectrace_round_trip),
+	TEST(test_rectrace_absent),
+	TEST(test_rectrace_truncated),
+	TEST(test_rectrace_decode_bad),
+	TEST(test_rectrace_rules_of),
+	TEST(test_rectrace_tally),
+	TEST_END,
 };
