@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "pcptrace.h"
 #include "json.h"
 #include "json_facts.h"
 #include "system.h"
@@ -42,6 +43,27 @@ static const char *err_text(int err)
 	return err ? strerror(-err) : "";
 }
 
+/*
+ * record --trace: what it would attach besides, never loaded here. Its
+ * function probes go where pcptop's own drain probe went (fentry, else
+ * kprobe), so that probe's mode says whether they would attach.
+ */
+static void print_trace_cost(const struct facts *fa)
+{
+	const struct fact_probe *drain = facts_probe(fa, "drain");
+	bool fn = drain &&
+		  (drain->mode == MODE_FENTRY || drain->mode == MODE_KPROBE);
+
+	printf("--trace    would add kmem:mm_page_alloc and kmem:mm_page_free: a 24-byte\n"
+	       "           ring-buffer record on every allocation and free, in a %u KiB\n"
+	       "           ring buffer polled every 10 ms; measured: docs/PERFORMANCE.md\n",
+	       PCPTRACE_RINGBUF_DEFAULT / 1024);
+	printf("           %s\n",
+	       fn ? "and drain_pages_zone, decay_pcp_high, CPU hotplug as function probes" :
+		    "no drain, decay or hotplug events: their function probes do not attach\n"
+		    "           here; pagesets from /proc/zoneinfo each interval instead");
+}
+
 /* what watching costs: the hooks that run per page, the memory locked */
 static void print_cost(const struct facts *fa)
 {
@@ -58,6 +80,7 @@ static void print_cost(const struct facts *fa)
 	}
 	printf("%s\n", n ? "" : " nothing runs per page, only per batch");
 	printf("           ns per event and CPU share: pcptop top's header; docs/PERFORMANCE.md\n");
+	print_trace_cost(fa);
 }
 
 /* what the figures' meaning depends on, and the evidence for it */

@@ -1,0 +1,79 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# What record --trace adds to the kernel's work, in guest instructions
+# (tests/bench/trace-icount.sh boots it under qemu -icount shift=0 through
+# tests/vm/run.sh --exec): each workload alone, under pcptop record in its
+# default mode, and under pcptop record --trace. Prints
+# "BENCH:WORKLOAD:OBSERVER:REP:NS" as icount-guest.sh does, and the
+# trace's closing line.
+#
+REPS=${REPS:-3}
+OBSERVERS="none record trace"
+
+wait_links() {
+	pid=$1 last=-1 still=0 i=0
+	while [ $i -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
+		n=$(ls -l /proc/"$pid"/fd 2>/dev/null | grep -c bpf_link)
+		if [ "$n" -gt 0 ] && [ "$n" = "$last" ]; then
+			still=$((still + 1))
+			[ $still -ge 4 ] && return 0
+		else
+			still=0
+		fi
+		last=$n
+		sleep 0.25
+		i=$((i + 1))
+	done
+	return 1
+}
+
+workload() {
+	case $1 in
+	churn) timed churn -m 128 -n 4 >/dev/null ;;
+	bonnie)
+		rm -rf /tmp/bonnie
+		mkdir -p /tmp/bonnie
+		timed bonnie++ -d /tmp/bonnie -s 64 -r 32 -n 1 -f -b -x 1 \
+			-u root -q >/dev/null
+		;;
+	esac
+}
+
+echo "BENCH:kernel:$(uname -r) $(uname -m) cpus $(grep -c ^processor /proc/cpuinfo)"
+for w in churn bonnie; do
+	if [ $w = bonnie ] && ! command -v bonnie++ >/dev/null; then
+		echo "BENCH:$w:none:1:n/a no bonnie++ in the initramfs"
+		continue
+	fi
+	r=1
+	while [ $r -le "$REPS" ]; do
+		for o in $OBSERVERS; do
+			pid=
+			rm -f /tmp/obs.data
+			case $o in
+			none) ;;
+			record) pcptop record -o /tmp/obs.data >/tmp/obs.out 2>&1 & pid=$! ;;
+			trace) pcptop record --trace -o /tmp/obs.data >/tmp/obs.out 2>&1 & pid=$! ;;
+			esac
+			if [ -n "$pid" ] && ! wait_links "$pid"; then
+				kill -INT "$pid" 2>/dev/null
+				wait "$pid" 2>/dev/null
+				echo "BENCH:$w:$o:$r:n/a $(grep -m1 pcptop: /tmp/obs.out)"
+				continue
+			fi
+			workload $w >/tmp/w.out 2>&1
+			rc=$?
+			ns=$(sed -n 's/^timed: \([0-9]*\) ns$/\1/p' /tmp/w.out)
+			[ $rc -eq 0 ] || ns="n/a $w exited $rc"
+			if [ -n "$pid" ]; then
+				kill -INT "$pid" 2>/dev/null
+				wait "$pid" 2>/dev/null
+				grep -- '--trace:' /tmp/obs.out | sed "s/^/BENCH:note:$w:$r: /"
+			fi
+			echo "BENCH:$w:$o:$r:${ns:-n/a workload failed}"
+		done
+		r=$((r + 1))
+	done
+done
+echo "BENCH:done"
