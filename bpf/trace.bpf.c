@@ -90,6 +90,13 @@ static __always_inline int page_event(int type, const struct page *page,
 	__u32 bits = zone_bits;
 	int zone, nid;
 
+	/*
+	 * __alloc_pages() traces a failed allocation too, with no page: it
+	 * took nothing from the lists. The check also lets the verifier of
+	 * 6.12, which types the argument trusted_ptr_or_null, read it.
+	 */
+	if (!page)
+		return 0;
 	e = reserve(sizeof(*e), type, bpf_get_smp_processor_id());
 	if (!e)
 		return 0;
