@@ -30,11 +30,13 @@ ZONE_SLACK_PCT=1
 t_need trace "$P" "$TC" "$MC" "$CHURN"
 command -v perf >/dev/null || { echo "trace: perf missing" >&2; exit 2; }
 
-# the workload, inside perf's count, inside the recording
+# the workload, inside perf's count, inside the recording; perf stat
+# enables its counters only after starting its command: a second later
+# the first read is inside them
 cat >"$TMP/w.sh" <<W
 #!/bin/sh
 perf stat -a -x, -o $TMP/perf.csv -e kmem:mm_page_alloc,kmem:mm_page_free -- \
-	sh -c "$MC /proc/vmstat >$TMP/v1; $CHURN $CHURN_ARGS >/dev/null; $MC /proc/vmstat >$TMP/v2"
+	sh -c "sleep 1; $MC /proc/vmstat >$TMP/v1; $CHURN $CHURN_ARGS >/dev/null; $MC /proc/vmstat >$TMP/v2"
 W
 chmod +x "$TMP/w.sh"
 val() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
