@@ -45,6 +45,12 @@ enum pcptrace_type {
 #define PCPT_HOOK_DECAY 0x04 /* decay_pcp_high(), with a pageset read */
 #define PCPT_HOOK_HOTPLUG 0x08 /* page_alloc_cpu_dead(), _online() */
 #define PCPT_HOOK_ZONEINFO 0x10 /* pagesets and zones read from /proc */
+/*
+ * free_unref_page_commit(): every pcp free with its list's migratetype
+ * and pcp path (format 1.5); mm_page_free then carries only the orders
+ * above PAGE_ALLOC_COSTLY_ORDER
+ */
+#define PCPT_HOOK_COMMIT 0x20
 /* function probes' mode, in the hooks word's second byte */
 #define PCPT_HOOK_FN_SHIFT 8
 #define PCPT_FN_NONE 0

@@ -11,9 +11,19 @@
  * tf_decay, tk_decay      decay_pcp_high                SNAPSHOT + DECAY (1)
  * tf_dead, tk_dead        page_alloc_cpu_dead           CPU_DEAD   (1)
  * tf_online, tk_online    page_alloc_cpu_online         CPU_ONLINE (1)
+ * tf_commit, tk_commit    free_unref_page_commit        FREE, pcp path (1)(2)
  *
  * (1) fentry, else kprobe, else not traced (this machine refuses both):
  *     the recorder's /proc/zoneinfo reads stand in for the pageset state.
+ * (2) Where it attaches (fn_commit), mm_page_free gives only the orders
+ *     the pcp lists never hold: the function sees each pcp free under
+ *     the pcp lock with the list's migratetype, which mm_page_free does
+ *     not carry (get_pfnblock_migratetype()), and only the frees that
+ *     reach a list (not an isolated pageblock's, not a failed trylock's).
+ *     Allocations stay with mm_page_alloc, whose migratetype is the
+ *     list's: __rmqueue_pcplist() is not traceable on 6.12 (kprobe
+ *     EINVAL, fentry EBUSY in the amd64 6.12 guest), and
+ *     alloc_pages_bulk_noprof() traces nothing of its pages.
  *
  * Each tracepoint program comes with its raw_tp twin ("r" + name,
  * rawtp.bpf.h). Records are reserved in the ring buffer and submitted
@@ -48,6 +58,13 @@ struct {
 
 /* compat_page_zone_bits(), once: it reads the BTF's sizes, not the page */
 static __u32 zone_bits;
+
+/*
+ * set by the loader before the load: free_unref_page_commit() is traced,
+ * mm_page_free keeps to the orders above PAGE_ALLOC_COSTLY_ORDER (the
+ * reader drops its THP order)
+ */
+const volatile __u32 fn_commit = 0;
 
 /* the CPU inside page_alloc_cpu_dead(): its drains are that event's */
 struct {
@@ -95,7 +112,8 @@ static __always_inline int page_event(int type, const struct page *page,
 	 * took nothing from the lists. The check also lets the verifier of
 	 * 6.12, which types the argument trusted_ptr_or_null, read it.
 	 */
-	if (!page)
+	if (!page || (type == PCPT_FREE && fn_commit &&
+		      order <= PCPTOP_PAGE_ALLOC_COSTLY_ORDER))
 		return 0;
 	e = reserve(sizeof(*e), type, bpf_get_smp_processor_id());
 	if (!e)
@@ -267,4 +285,38 @@ SEC("kprobe/page_alloc_cpu_online")
 int BPF_KPROBE(tk_online, unsigned int cpu)
 {
 	return on_hotplug(PCPT_CPU_ONLINE, cpu);
+}
+
+/* a pcp free, seen under the pcp lock: caller PLAIN (0) */
+static __always_inline int on_commit(struct zone *zone, unsigned int order,
+				     int mt)
+{
+	struct pcptrace_event *e;
+	int idx;
+
+	e = reserve(sizeof(*e), PCPT_FREE, bpf_get_smp_processor_id());
+	if (!e)
+		return 0;
+	idx = compat_zone_idx(zone);
+	if (idx >= 0 && idx < PCPTOP_ZONE_UNKNOWN)
+		e->zone = idx;
+	e->order = order;
+	e->migratetype = mt >= 0 && mt < PCPT_MT_UNKNOWN ? mt : PCPT_MT_UNKNOWN;
+	e->path = 0; /* PCPM_PATH_PCP */
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	return 0;
+}
+
+SEC("fentry/free_unref_page_commit")
+int BPF_PROG(tf_commit, struct zone *zone, struct per_cpu_pages *pcp,
+	     struct page *page, int migratetype, unsigned int order)
+{
+	return on_commit(zone, order, migratetype);
+}
+
+SEC("kprobe/free_unref_page_commit")
+int BPF_KPROBE(tk_commit, struct zone *zone, struct per_cpu_pages *pcp,
+	       struct page *page, int migratetype, unsigned int order)
+{
+	return on_commit(zone, order, migratetype);
 }

@@ -339,6 +339,17 @@ static int snapshot(struct pcpmodel *m, const struct pcpmodel_event *ev,
 		r->count_drift_abs_max = dc;
 	if (dh > r->high_drift_abs_max)
 		r->high_drift_abs_max = dh;
+	/*
+	 * high_min, high_max and batch are what zone_pcp_update() last wrote
+	 * (CPU hotplug, a sysctl, memory hotplug), not what the traffic made
+	 * of the pageset: the replay follows them at every scale, as a
+	 * ZONE_STATE's pageset fields
+	 */
+	if (st->fields & PCPM_FIELD_AUTO_HIGH) {
+		pcp->high_min = st->high_min;
+		pcp->high_max = st->high_max;
+	}
+	pcp->batch = st->batch;
 	if (!m->cfg.resync)
 		return 0;
 	load_state(pcp, st);

@@ -50,7 +50,13 @@ static const struct fn_probe fn_probes[] = {
 	  PROG(tx_dead), PROG(tk_dead), PROG(tr_dead) },
 	{ "page_alloc_cpu_online", PCPT_HOOK_HOTPLUG, PROG(tf_online), 0,
 	  PROG(tk_online), 0 },
+	/* 6.7..6.14 (6.15 renamed it free_frozen_page_commit()) */
+	{ "free_unref_page_commit", PCPT_HOOK_COMMIT, PROG(tf_commit), 0,
+	  PROG(tk_commit), 0 },
 };
+
+/* fn_probes' index of the commit: tt_free leaves the pcp orders to it */
+#define FN_COMMIT 4
 
 #define NR_FN_PROBES (sizeof(fn_probes) / sizeof(fn_probes[0]))
 
@@ -103,6 +109,8 @@ static uint32_t ringbuf_bytes(const struct trace_opts *o)
 static void set_autoload(struct trace *t, bool raw_tp, int mode)
 {
 	struct trace_bpf *s = t->skel;
+	bool commit = mode != PCPT_FN_NONE &&
+		      fn_exists(fn_probes[FN_COMMIT].fn, mode);
 	size_t i;
 
 	bpf_program__set_autoload(s->progs.tt_alloc, !raw_tp);
@@ -127,6 +135,7 @@ static void set_autoload(struct trace *t, bool raw_tp, int mode)
 		if (on)
 			t->hooks |= p->hook;
 	}
+	s->rodata->fn_commit = commit;
 }
 
 /* one open, load and attach with the function probes in mode; 0 or -errno */

@@ -106,9 +106,139 @@ static void fill_meta(struct rec_trace_meta *m, const struct rec_header *h)
 		 h->f.release);
 }
 
-static void finish(struct rec_trace *t, struct rec_trace_chunk *c)
+/*
+ * The stream in time order, ties kept as written. One ring buffer takes
+ * every CPU's records in the order they were reserved, each stamped just
+ * after: a record can come after a later one of another CPU. The
+ * recorder's /proc/zoneinfo reads are stamped when read, after the
+ * records still in the ring buffer then. A bottom-up merge sort: stable,
+ * and the stream is nearly sorted. -ENOMEM.
+ */
+static int sort_by_time(struct pcpmodel_event *ev, size_t n)
+{
+	struct pcpmodel_event *tmp, *src = ev, *dst, *sw;
+	size_t w, lo, i, j, k, mid, hi;
+
+	for (i = 1; i < n && ev[i - 1].time_ns <= ev[i].time_ns; i++)
+		;
+	if (i >= n)
+		return 0;
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	dst = tmp;
+	for (w = 1; w < n; w *= 2) {
+		for (lo = 0; lo < n; lo += 2 * w) {
+			mid = lo + w < n ? lo + w : n;
+			hi = lo + 2 * w < n ? lo + 2 * w : n;
+			for (i = lo, j = mid, k = lo; k < hi; k++)
+				dst[k] = j >= hi || (i < mid &&
+						     src[i].time_ns <=
+							     src[j].time_ns) ?
+						 src[i++] :
+						 src[j++];
+		}
+		sw = src;
+		src = dst;
+		dst = sw;
+	}
+	if (src != ev)
+		memcpy(ev, src, n * sizeof(*ev));
+	free(tmp);
+	return 0;
+}
+
+/*
+ * With the commit traced (PCPT_HOOK_COMMIT) mm_page_free's event of an
+ * order the pcp lists hold (the THP order: BPF keeps the low ones out)
+ * is the commit's too: dropped
+ */
+static size_t drop_twins(struct rec_trace *t, struct pcpmodel_event *ev,
+			 size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if ((t->hooks & PCPT_HOOK_COMMIT) &&
+		    ev[i].type == PCPM_EV_FREE &&
+		    ev[i].path == PCPT_PATH_BY_ORDER &&
+		    path_of(ev[i].order, t->meta.thp_order) == PCPM_PATH_PCP)
+			continue;
+		ev[k++] = ev[i];
+	}
+	return k;
+}
+
+/*
+ * What the pageset's settings are, not its traffic: PCPF_FREE_HIGH_BATCH
+ * (its cache size against its batch, zone_pcp_update_cacheinfo(), 6.7+;
+ * without it free_high fires below batch pages) and high_min/high_max
+ * (zone_pcp_update()). /proc/zoneinfo, which seeds the replay, shows
+ * neither (seeded without them the replay pinned high at the seed's:
+ * 1433 against 625..15824 read by the decays, amd64 6.12 guest): the
+ * pageset's first read that has them (a decay's, in BPF) lends them to
+ * its reads that lack them. -ENOMEM.
+ */
+static int lend_settings(struct rec_trace *t, const struct pcpmodel_event *ev,
+			 size_t n, struct pcpmodel_pcp_state *st, size_t nr_st)
+{
+	size_t nr = (size_t)t->meta.nr_cpus * t->meta.nr_zones, i, k;
+	int *first;
+
+	if (!nr)
+		return 0;
+	first = malloc(nr * sizeof(*first));
+	if (!first)
+		return -ENOMEM;
+	for (k = 0; k < nr; k++)
+		first[k] = -1;
+	for (i = 0; i < n; i++) {
+		if (ev[i].type != PCPM_EV_SNAPSHOT || ev[i].payload >= nr_st ||
+		    ev[i].cpu >= t->meta.nr_cpus ||
+		    ev[i].zone >= t->meta.nr_zones)
+			continue;
+		k = (size_t)ev[i].cpu * t->meta.nr_zones + ev[i].zone;
+		if (first[k] < 0 &&
+		    (st[ev[i].payload].fields &
+		     (PCPM_FIELD_FLAGS | PCPM_FIELD_AUTO_HIGH)) ==
+			    (PCPM_FIELD_FLAGS | PCPM_FIELD_AUTO_HIGH))
+			first[k] = (int)ev[i].payload;
+	}
+	for (i = 0; i < n; i++) {
+		struct pcpmodel_pcp_state *s;
+
+		if (ev[i].type != PCPM_EV_SNAPSHOT || ev[i].payload >= nr_st ||
+		    ev[i].cpu >= t->meta.nr_cpus ||
+		    ev[i].zone >= t->meta.nr_zones)
+			continue;
+		k = (size_t)ev[i].cpu * t->meta.nr_zones + ev[i].zone;
+		s = &st[ev[i].payload];
+		if (first[k] < 0)
+			continue;
+		if (!(s->fields & PCPM_FIELD_FLAGS)) {
+			s->flags = st[first[k]].flags &
+				   PCPM_PCPF_FREE_HIGH_BATCH;
+			s->fields |= PCPM_FIELD_FLAGS;
+		}
+		if (!(s->fields & PCPM_FIELD_AUTO_HIGH)) {
+			s->high_min = st[first[k]].high_min;
+			s->high_max = st[first[k]].high_max;
+			s->fields |= PCPM_FIELD_AUTO_HIGH;
+		}
+	}
+	free(first);
+	return 0;
+}
+
+static int finish(struct rec_trace *t, struct rec_trace_chunk *c)
 {
 	size_t i;
+
+	t->hooks = c->hooks;
+	c->nr_events = drop_twins(t, c->events, c->nr_events);
+	if (sort_by_time(c->events, c->nr_events) ||
+	    lend_settings(t, c->events, c->nr_events, c->pcp, c->nr_pcp))
+		return -ENOMEM;
 
 	t->stream.events = c->events;
 	t->stream.nr_events = c->nr_events;
@@ -118,7 +248,6 @@ static void finish(struct rec_trace *t, struct rec_trace_chunk *c)
 	t->stream.nr_zone_states = c->nr_zones;
 	t->losses = c->losses;
 	t->nr_losses = c->nr_losses;
-	t->hooks = c->hooks;
 	t->ringbuf_bytes = c->ringbuf_bytes;
 	t->t0_ns = c->t0_ns;
 	t->free_mt_known = true;
@@ -129,6 +258,7 @@ static void finish(struct rec_trace *t, struct rec_trace_chunk *c)
 			if (e->path == PCPT_PATH_BY_ORDER)
 				e->path = path_of(e->order, t->meta.thp_order);
 			if (e->type == PCPM_EV_FREE &&
+			    e->path == PCPM_PATH_PCP &&
 			    e->migratetype == PCPT_MT_UNKNOWN)
 				t->free_mt_known = false;
 		}
@@ -139,6 +269,7 @@ static void finish(struct rec_trace *t, struct rec_trace_chunk *c)
 	}
 	for (i = 0; i < c->nr_losses; i++)
 		t->lost_events += c->losses[i].lost;
+	return 0;
 }
 
 int rec_trace_load(const char *path, struct rec_trace *t, char *msg,
@@ -193,8 +324,10 @@ int rec_trace_load(const char *path, struct rec_trace *t, char *msg,
 		rec_trace_chunk_free(&c);
 		return err;
 	}
-	finish(t, &c);
-	return 0;
+	err = finish(t, &c);
+	if (err)
+		rec_trace_chunk_free(&c);
+	return err;
 }
 
 void rec_trace_free(struct rec_trace *t)

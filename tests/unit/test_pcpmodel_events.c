@@ -306,7 +306,7 @@ void test_pcpmodel_zone_pageset_update(void)
  * A later snapshot measures drift (model 10, record 25) and, with
  * resync, the record wins; the 15 pages of no known list go to the
  * unknown pool and a drain reaches them last. Without resync the model
- * keeps its 10.
+ * keeps its 10. A read with high_min/high_max sets those either way.
  */
 void test_pcpmodel_snapshot_resync(void)
 {
@@ -356,6 +356,18 @@ void test_pcpmodel_snapshot_resync(void)
 		CHECK_EQ_INT(pm_drain(m, 0, 0, PCPM_DRAIN_ALL), 0);
 		CHECK_EQ_U64(r->flush[PCPM_FLUSH_DRAIN].pages,
 			     resync ? 25 : 10);
+		/*
+		 * the pageset's limits as zone_pcp_update() rewrote them are
+		 * followed, resync or not; its high stays the model's
+		 */
+		rec.fields = PCPM_FIELD_AUTO_HIGH;
+		rec.high_min = 600;
+		rec.high_max = 5000;
+		rec.high = 3000;
+		CHECK_EQ_INT(pcpmodel_apply(m, &ev, &pl), 0);
+		CHECK_EQ_INT(pm_state(m).high_min, 600);
+		CHECK_EQ_INT(pm_state(m).high_max, 5000);
+		CHECK_EQ_INT(pm_state(m).high, resync ? 3000 : 1000);
 		pcpmodel_free(m);
 	}
 }

@@ -319,12 +319,94 @@ static void test_rectrace_rules_of(void)
 	CHECK_EQ_INT(r.base, PCPM_RULES_6_1_CAPPED);
 }
 
+/*
+ * What the reader mends: events in time order (a record reserved before
+ * another CPU's later one, the recorder's /proc read stamped after records
+ * still in the ring buffer), a /proc seed given the pageset's settings by
+ * its first BPF read, mm_page_free's THP-order twin of a commit dropped
+ */
+static void test_rectrace_mended(void)
+{
+	const char *path = rf_tpath("mended.data");
+	struct pcpmodel_pcp_state seed = { .count = 10,
+					   .high = 100,
+					   .batch = 63 };
+	struct pcpmodel_pcp_state bpf = {
+		.count = 12,
+		.high = 90,
+		.high_min = 60,
+		.high_max = 900,
+		.batch = 63,
+		.free_count = 5,
+		.flags = PCPM_PCPF_FREE_HIGH_BATCH |
+			 PCPM_PCPF_PREV_FREE_HIGH_ORDER,
+		.fields = PCPM_FIELD_AUTO_HIGH | PCPM_FIELD_FREE_COUNT |
+			  PCPM_FIELD_ALLOC_FACTOR | PCPM_FIELD_FLAGS
+	};
+	struct rec_trace_chunk c = { .hooks = HOOKS | PCPT_HOOK_COMMIT,
+				     .t0_ns = T0 };
+	struct rec_end end = { .nr_intervals = 0 };
+	const struct pcpmodel_event *e;
+	const struct pcpmodel_pcp_state *st;
+	struct pcpmodel_event x;
+	struct rec_writer w;
+	struct rec_header h;
+	struct zoneinfo zi;
+	struct rec_trace t;
+	char msg[320];
+
+	rf_make_header(&h, &zi);
+	CHECK_EQ_INT(rec_writer_open(&w, path, &h), 0);
+	x = ev(T0 + 30, PCPM_EV_ALLOC, 1, 0, 1);
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	x = ev(T0 + 20, PCPM_EV_ALLOC, 0, 0, 0);
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	/* the commit's order-9 free, then mm_page_free's of the same page */
+	x = ev(T0 + 40, PCPM_EV_FREE, 0, 9, 1);
+	x.path = PCPM_PATH_PCP;
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	x = ev(T0 + 41, PCPM_EV_FREE, 0, 9, PCPT_MT_UNKNOWN);
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	x = ev(T0 + 42, PCPM_EV_FREE, 0, 5, PCPT_MT_UNKNOWN);
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	/* the /proc seed at T0 + 5, written after the ring buffer's records */
+	CHECK_EQ_INT(rec_trace_add_pcp(&c, T0 + 5, 0, 2, &seed), 0);
+	CHECK_EQ_INT(rec_trace_add_pcp(&c, T0 + 50, 0, 2, &bpf), 0);
+	CHECK_EQ_INT(write_chunk(&w, &c), 0);
+	CHECK_EQ_INT(rec_write_end(&w, &h, &end), 0);
+	CHECK_EQ_INT(rec_writer_close(&w), 0);
+	rec_trace_chunk_free(&c);
+	zoneinfo_free(&zi);
+
+	REQUIRE(rec_trace_load(path, &t, msg, sizeof(msg)) == 0);
+	e = t.stream.events;
+	REQUIRE(t.stream.nr_events == 6);
+	CHECK_EQ_U64(e[0].time_ns, T0 + 5);
+	CHECK_EQ_INT(e[0].type, PCPM_EV_SNAPSHOT);
+	CHECK_EQ_U64(e[1].time_ns, T0 + 20);
+	CHECK_EQ_U64(e[2].time_ns, T0 + 30);
+	CHECK_EQ_U64(e[3].time_ns, T0 + 40);
+	CHECK_EQ_INT(e[3].path, PCPM_PATH_PCP);
+	/* the twin at T0 + 41 is gone, the order-5 free is the buddy's */
+	CHECK_EQ_U64(e[4].time_ns, T0 + 42);
+	CHECK_EQ_INT(e[4].path, PCPM_PATH_BUDDY);
+	/* only pcp-path frees need a migratetype */
+	CHECK(t.free_mt_known);
+	/* the seed has the BPF read's settings, not its traffic */
+	st = &t.stream.pcp_states[e[0].payload];
+	CHECK_EQ_INT(st->count, 10);
+	CHECK_EQ_INT(st->high, 100);
+	CHECK_EQ_INT(st->high_min, 60);
+	CHECK_EQ_INT(st->high_max, 900);
+	CHECK_EQ_INT(st->flags, PCPM_PCPF_FREE_HIGH_BATCH);
+	CHECK_EQ_INT(st->free_count, 0);
+	CHECK_EQ_INT(st->fields, PCPM_FIELD_AUTO_HIGH | PCPM_FIELD_FLAGS);
+	rec_trace_free(&t);
+}
+
 const struct unit_test rectrace_tests[] = {
-	TEST(test_rectrace_round_trip),
-	TEST(test_rectrace_absent),
-	TEST(test_rectrace_truncated),
-	TEST(test_rectrace_decode_bad),
-	TEST(test_rectrace_rules_of),
-	TEST(test_rectrace_tally),
-	TEST_END,
+	TEST(test_rectrace_round_trip), TEST(test_rectrace_mended),
+	TEST(test_rectrace_absent),	TEST(test_rectrace_truncated),
+	TEST(test_rectrace_decode_bad), TEST(test_rectrace_rules_of),
+	TEST(test_rectrace_tally),	TEST_END,
 };

@@ -246,7 +246,9 @@ static void test_whatif_check_fails(void)
 {
 	struct whatif_check c[WHATIF_CHECK_MAX];
 	uint64_t *slots;
-	struct rec_trace_loss loss = { .t_start_ns = 10, .t_end_ns = 20, .lost = 5 };
+	struct rec_trace_loss loss = { .t_start_ns = 10,
+				       .t_end_ns = 20,
+				       .lost = 5 };
 	struct tw x;
 	bool pass;
 	int n, i;
