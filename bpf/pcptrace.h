@@ -79,8 +79,16 @@ struct pcptrace_event {
 #define PCPT_FIELD_ALLOC_FACTOR 0x04
 #define PCPT_FIELD_FLAGS 0x08
 #define PCPT_FIELD_FREE_FACTOR 0x10
+#define PCPT_FIELD_LISTS 0x20 /* lists[]: entries per pindex */
+/* pcp->lists[] read: NR_PCP_LISTS is 12 + 2 THP lists on 6.12 */
+#define PCPT_NR_LISTS 16
+/* entries a first-free seed walks at most, over all its lists */
+#define PCPT_WALK_MAX 65536
 
-/* a pageset as decay_pcp_high() found it, before its DECAY event */
+/*
+ * a pageset as decay_pcp_high() found it, before its DECAY event, or as
+ * the first free of the trace on its CPU found it (with its lists)
+ */
 struct pcptrace_snap {
 	struct pcptrace_event ev; /* type PCPT_SNAPSHOT */
 	__s32 count;
@@ -94,6 +102,7 @@ struct pcptrace_snap {
 	__u8 flags;
 	__u8 fields; /* PCPT_FIELD_* */
 	__u32 pad;
+	__u32 lists[PCPT_NR_LISTS]; /* with PCPT_FIELD_LISTS */
 };
 
 #endif /* PCPTOP_PCPTRACE_H */

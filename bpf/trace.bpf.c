@@ -66,6 +66,25 @@ static __u32 zone_bits;
  */
 const volatile __u32 fn_commit = 0;
 
+/*
+ * done: the zones whose pageset this CPU's first free has read
+ * (seed_once()); zero: always 0, a count the verifier does not know
+ * starts there, so a walk's states converge (a count starting at a
+ * constant 0 made it follow the walk entry by entry: "The sequence of
+ * 8193 jumps is too complex", 6.12)
+ */
+struct seed_state {
+	__u32 done;
+	__u32 zero;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct seed_state);
+} seeded SEC(".maps");
+
 /* the CPU inside page_alloc_cpu_dead(): its drains are that event's */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -161,6 +180,32 @@ static __always_inline int on_drain(unsigned int cpu, struct zone *zone)
 	return 0;
 }
 
+/* the pageset's fields, as far as this kernel has them */
+static __always_inline void fill_snap(struct pcptrace_snap *s,
+				      struct per_cpu_pages *pcp, int idx)
+{
+	s->ev.zone = idx;
+	s->count = BPF_CORE_READ(pcp, count);
+	s->high = BPF_CORE_READ(pcp, high);
+	s->batch = BPF_CORE_READ(pcp, batch);
+	s->high_min = s->high_max = s->free_count = 0;
+	s->alloc_factor = s->free_factor = s->flags = s->fields = 0;
+	s->pad = 0;
+	__builtin_memset(s->lists, 0, sizeof(s->lists));
+	if (bpf_core_field_exists(pcp->free_count)) {
+		s->high_min = BPF_CORE_READ(pcp, high_min);
+		s->high_max = BPF_CORE_READ(pcp, high_max);
+		s->free_count = BPF_CORE_READ(pcp, free_count);
+		s->alloc_factor = BPF_CORE_READ(pcp, alloc_factor);
+		s->flags = BPF_CORE_READ(pcp, flags);
+		s->fields = PCPT_FIELD_AUTO_HIGH | PCPT_FIELD_FREE_COUNT |
+			    PCPT_FIELD_ALLOC_FACTOR | PCPT_FIELD_FLAGS;
+	} else {
+		s->free_factor = compat_pcp_factor(pcp);
+		s->fields = PCPT_FIELD_FREE_FACTOR;
+	}
+}
+
 static __always_inline int on_decay(struct zone *zone,
 				    struct per_cpu_pages *pcp)
 {
@@ -173,26 +218,7 @@ static __always_inline int on_decay(struct zone *zone,
 		idx = PCPT_ZONE_UNKNOWN;
 	s = (struct pcptrace_snap *)reserve(sizeof(*s), PCPT_SNAPSHOT, cpu);
 	if (s) {
-		s->ev.zone = idx;
-		s->count = BPF_CORE_READ(pcp, count);
-		s->high = BPF_CORE_READ(pcp, high);
-		s->batch = BPF_CORE_READ(pcp, batch);
-		s->high_min = s->high_max = s->free_count = 0;
-		s->alloc_factor = s->free_factor = s->flags = s->fields = 0;
-		s->pad = 0;
-		if (bpf_core_field_exists(pcp->free_count)) {
-			s->high_min = BPF_CORE_READ(pcp, high_min);
-			s->high_max = BPF_CORE_READ(pcp, high_max);
-			s->free_count = BPF_CORE_READ(pcp, free_count);
-			s->alloc_factor = BPF_CORE_READ(pcp, alloc_factor);
-			s->flags = BPF_CORE_READ(pcp, flags);
-			s->fields = PCPT_FIELD_AUTO_HIGH |
-				    PCPT_FIELD_FREE_COUNT |
-				    PCPT_FIELD_ALLOC_FACTOR | PCPT_FIELD_FLAGS;
-		} else {
-			s->free_factor = compat_pcp_factor(pcp);
-			s->fields = PCPT_FIELD_FREE_FACTOR;
-		}
+		fill_snap(s, pcp, idx);
 		bpf_ringbuf_submit(s, BPF_RB_NO_WAKEUP);
 	}
 	e = reserve(sizeof(*e), PCPT_DECAY, cpu);
@@ -287,19 +313,81 @@ int BPF_KPROBE(tk_online, unsigned int cpu)
 	return on_hotplug(PCPT_CPU_ONLINE, cpu);
 }
 
-/* a pcp free, seen under the pcp lock: caller PLAIN (0) */
-static __always_inline int on_commit(struct zone *zone, unsigned int order,
-				     int mt)
+struct walk {
+	unsigned long head, cur;
+	__u32 n;
+};
+
+static long walk_one(__u32 i, struct walk *w)
 {
+	unsigned long next = 0;
+
+	if (bpf_probe_read_kernel(&next, sizeof(next), (void *)w->cur) ||
+	    !next || next == w->head)
+		return 1;
+	w->cur = next;
+	w->n++;
+	return 0;
+}
+
+/*
+ * The pageset's first free of the trace: its whole state, lists counted
+ * entry by entry under the pcp lock, seeds the replay exactly (a /proc
+ * seed knows count, not which lists hold it: at scale 0 the replay
+ * refilled what the kernel took from lists it had, +2.9 % refills).
+ * Once per CPU and zone; a walk stops at PCPT_WALK_MAX entries (the
+ * kernel's high is far below) and then says no lists.
+ */
+static __always_inline void seed_once(struct per_cpu_pages *pcp, int idx,
+				      __u32 cpu)
+{
+	unsigned long lists =
+		(unsigned long)pcp +
+		bpf_core_field_offset(struct per_cpu_pages, lists);
+	__u32 nr = bpf_core_field_size(pcp->lists) / sizeof(struct list_head);
+	struct seed_state *ss;
+	struct pcptrace_snap *s;
+	__u32 k = 0, i, total = 0;
+	struct walk w;
+
+	ss = bpf_map_lookup_elem(&seeded, &k);
+	if (!ss || idx < 0 || idx >= 32 || (ss->done & (1u << idx)))
+		return;
+	ss->done |= 1u << idx;
+	s = (struct pcptrace_snap *)reserve(sizeof(*s), PCPT_SNAPSHOT, cpu);
+	if (!s)
+		return;
+	fill_snap(s, pcp, idx);
+	for (i = 0; i < PCPT_NR_LISTS && i < nr; i++) {
+		w.head = w.cur = lists + i * sizeof(struct list_head);
+		w.n = ss->zero;
+		bpf_loop(PCPT_WALK_MAX, walk_one, &w, 0);
+		s->lists[i] = w.n;
+		total += w.n;
+	}
+	if (total < PCPT_WALK_MAX)
+		s->fields |= PCPT_FIELD_LISTS;
+	bpf_ringbuf_submit(s, BPF_RB_NO_WAKEUP);
+}
+
+/* a pcp free, seen under the pcp lock: caller PLAIN (0) */
+static __always_inline int on_commit(struct zone *zone,
+				     struct per_cpu_pages *pcp,
+				     unsigned int order, int mt)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
 	struct pcptrace_event *e;
 	int idx;
 
-	e = reserve(sizeof(*e), PCPT_FREE, bpf_get_smp_processor_id());
+	idx = compat_zone_idx(zone);
+	if (idx < 0 || idx >= PCPTOP_ZONE_UNKNOWN)
+		idx = PCPT_ZONE_UNKNOWN;
+	else
+		seed_once(pcp, idx, cpu);
+	e = reserve(sizeof(*e), PCPT_FREE, cpu);
 	if (!e)
 		return 0;
-	idx = compat_zone_idx(zone);
-	if (idx >= 0 && idx < PCPTOP_ZONE_UNKNOWN)
-		e->zone = idx;
+	e->zone = idx;
 	e->order = order;
 	e->migratetype = mt >= 0 && mt < PCPT_MT_UNKNOWN ? mt : PCPT_MT_UNKNOWN;
 	e->path = 0; /* PCPM_PATH_PCP */
@@ -311,12 +399,12 @@ SEC("fentry/free_unref_page_commit")
 int BPF_PROG(tf_commit, struct zone *zone, struct per_cpu_pages *pcp,
 	     struct page *page, int migratetype, unsigned int order)
 {
-	return on_commit(zone, order, migratetype);
+	return on_commit(zone, pcp, order, migratetype);
 }
 
 SEC("kprobe/free_unref_page_commit")
 int BPF_KPROBE(tk_commit, struct zone *zone, struct per_cpu_pages *pcp,
 	       struct page *page, int migratetype, unsigned int order)
 {
-	return on_commit(zone, order, migratetype);
+	return on_commit(zone, pcp, order, migratetype);
 }

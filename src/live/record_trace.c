@@ -62,6 +62,13 @@ static int on_snap(struct rec_tracer *rt, const struct pcptrace_snap *s)
 		.flags = s->flags,
 		.fields = s->fields,
 	};
+	int i;
+
+	_Static_assert(PCPT_FIELD_LISTS == PCPM_FIELD_LISTS &&
+			       PCPT_NR_LISTS >= PCPM_NR_LISTS_MAX,
+		       "bpf/pcptrace.h's lists are pcpmodel's");
+	for (i = 0; i < PCPM_NR_LISTS_MAX; i++)
+		st.list_entries[i] = s->lists[i];
 
 	return rec_trace_add_pcp(&rt->buf, s->ev.time_ns, s->ev.cpu, s->ev.zone,
 				 &st);

@@ -6,6 +6,7 @@
  * replay needs from the header's facts.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,63 +170,111 @@ static size_t drop_twins(struct rec_trace *t, struct pcpmodel_event *ev,
 	return k;
 }
 
+/* a snapshot of a pageset the trace has: its index in *k */
+static bool snap_pageset(const struct rec_trace *t,
+			 const struct pcpmodel_event *e, size_t nr_st,
+			 size_t *k)
+{
+	if (e->type != PCPM_EV_SNAPSHOT || e->payload >= nr_st ||
+	    e->cpu >= t->meta.nr_cpus || e->zone >= t->meta.nr_zones)
+		return false;
+	*k = (size_t)e->cpu * t->meta.nr_zones + e->zone;
+	return true;
+}
+
+/*
+ * Per pageset, the position in ev of its first snapshot having every
+ * field of fields, SIZE_MAX for none: a malloc'ed array, NULL when out
+ * of memory (or no pageset)
+ */
+static size_t *first_with(const struct rec_trace *t,
+			  const struct pcpmodel_event *ev, size_t n,
+			  const struct pcpmodel_pcp_state *st, size_t nr_st,
+			  unsigned int fields)
+{
+	size_t nr = (size_t)t->meta.nr_cpus * t->meta.nr_zones, i, k;
+	size_t *first = nr ? malloc(nr * sizeof(*first)) : NULL;
+
+	if (!first)
+		return NULL;
+	for (k = 0; k < nr; k++)
+		first[k] = SIZE_MAX;
+	for (i = 0; i < n; i++)
+		if (snap_pageset(t, &ev[i], nr_st, &k) &&
+		    first[k] == SIZE_MAX &&
+		    (st[ev[i].payload].fields & fields) == fields)
+			first[k] = i;
+	return first;
+}
+
 /*
  * What the pageset's settings are, not its traffic: PCPF_FREE_HIGH_BATCH
  * (its cache size against its batch, zone_pcp_update_cacheinfo(), 6.7+;
  * without it free_high fires below batch pages) and high_min/high_max
- * (zone_pcp_update()). /proc/zoneinfo, which seeds the replay, shows
- * neither (seeded without them the replay pinned high at the seed's:
- * 1433 against 625..15824 read by the decays, amd64 6.12 guest): the
- * pageset's first read that has them (a decay's, in BPF) lends them to
+ * (zone_pcp_update()). /proc/zoneinfo, which seeds the replay where BPF
+ * did not, shows neither (seeded without them the replay pinned high at
+ * the seed's: 1433 against 625..15824 read by the decays, amd64 6.12
+ * guest): the pageset's first read that has them (BPF's) lends them to
  * its reads that lack them. -ENOMEM.
  */
 static int lend_settings(struct rec_trace *t, const struct pcpmodel_event *ev,
 			 size_t n, struct pcpmodel_pcp_state *st, size_t nr_st)
 {
-	size_t nr = (size_t)t->meta.nr_cpus * t->meta.nr_zones, i, k;
-	int *first;
+	size_t *first, i, k;
 
-	if (!nr)
+	if (!t->meta.nr_cpus || !t->meta.nr_zones)
 		return 0;
-	first = malloc(nr * sizeof(*first));
+	first = first_with(t, ev, n, st, nr_st,
+			   PCPM_FIELD_FLAGS | PCPM_FIELD_AUTO_HIGH);
 	if (!first)
 		return -ENOMEM;
-	for (k = 0; k < nr; k++)
-		first[k] = -1;
 	for (i = 0; i < n; i++) {
-		if (ev[i].type != PCPM_EV_SNAPSHOT || ev[i].payload >= nr_st ||
-		    ev[i].cpu >= t->meta.nr_cpus ||
-		    ev[i].zone >= t->meta.nr_zones)
-			continue;
-		k = (size_t)ev[i].cpu * t->meta.nr_zones + ev[i].zone;
-		if (first[k] < 0 &&
-		    (st[ev[i].payload].fields &
-		     (PCPM_FIELD_FLAGS | PCPM_FIELD_AUTO_HIGH)) ==
-			    (PCPM_FIELD_FLAGS | PCPM_FIELD_AUTO_HIGH))
-			first[k] = (int)ev[i].payload;
-	}
-	for (i = 0; i < n; i++) {
-		struct pcpmodel_pcp_state *s;
+		struct pcpmodel_pcp_state *s, *from;
 
-		if (ev[i].type != PCPM_EV_SNAPSHOT || ev[i].payload >= nr_st ||
-		    ev[i].cpu >= t->meta.nr_cpus ||
-		    ev[i].zone >= t->meta.nr_zones)
+		if (!snap_pageset(t, &ev[i], nr_st, &k) || first[k] == SIZE_MAX)
 			continue;
-		k = (size_t)ev[i].cpu * t->meta.nr_zones + ev[i].zone;
 		s = &st[ev[i].payload];
-		if (first[k] < 0)
-			continue;
+		from = &st[ev[first[k]].payload];
 		if (!(s->fields & PCPM_FIELD_FLAGS)) {
-			s->flags = st[first[k]].flags &
-				   PCPM_PCPF_FREE_HIGH_BATCH;
+			s->flags = from->flags & PCPM_PCPF_FREE_HIGH_BATCH;
 			s->fields |= PCPM_FIELD_FLAGS;
 		}
 		if (!(s->fields & PCPM_FIELD_AUTO_HIGH)) {
-			s->high_min = st[first[k]].high_min;
-			s->high_max = st[first[k]].high_max;
+			s->high_min = from->high_min;
+			s->high_max = from->high_max;
 			s->fields |= PCPM_FIELD_AUTO_HIGH;
 		}
 	}
+	free(first);
+	return 0;
+}
+
+/*
+ * A pageset read with its lists (BPF, at its first free) seeds the
+ * replay exactly; the reads before it (the recorder's /proc seed, which
+ * puts all of count in the replay's pool of unknown lists: at scale 0
+ * the replay then refilled what the kernel took from lists it had,
+ * +2.3 % refills) are dropped, and the pageset's events before it go
+ * unseeded (counted). -ENOMEM.
+ */
+static int seed_with_lists(struct rec_trace *t, struct pcpmodel_event *ev,
+			   size_t *n, const struct pcpmodel_pcp_state *st,
+			   size_t nr_st)
+{
+	size_t *first, i, k, m = 0;
+
+	if (!t->meta.nr_cpus || !t->meta.nr_zones)
+		return 0;
+	first = first_with(t, ev, *n, st, nr_st, PCPM_FIELD_LISTS);
+	if (!first)
+		return -ENOMEM;
+	for (i = 0; i < *n; i++) {
+		if (snap_pageset(t, &ev[i], nr_st, &k) &&
+		    first[k] != SIZE_MAX && i < first[k])
+			continue;
+		ev[m++] = ev[i];
+	}
+	*n = m;
 	free(first);
 	return 0;
 }
@@ -237,6 +286,7 @@ static int finish(struct rec_trace *t, struct rec_trace_chunk *c)
 	t->hooks = c->hooks;
 	c->nr_events = drop_twins(t, c->events, c->nr_events);
 	if (sort_by_time(c->events, c->nr_events) ||
+	    seed_with_lists(t, c->events, &c->nr_events, c->pcp, c->nr_pcp) ||
 	    lend_settings(t, c->events, c->nr_events, c->pcp, c->nr_pcp))
 		return -ENOMEM;
 

@@ -323,7 +323,8 @@ static void test_rectrace_rules_of(void)
  * What the reader mends: events in time order (a record reserved before
  * another CPU's later one, the recorder's /proc read stamped after records
  * still in the ring buffer), a /proc seed given the pageset's settings by
- * its first BPF read, mm_page_free's THP-order twin of a commit dropped
+ * its first BPF read, or dropped for a later read with the lists,
+ * mm_page_free's THP-order twin of a commit dropped
  */
 static void test_rectrace_mended(void)
 {
@@ -372,6 +373,11 @@ static void test_rectrace_mended(void)
 	/* the /proc seed at T0 + 5, written after the ring buffer's records */
 	CHECK_EQ_INT(rec_trace_add_pcp(&c, T0 + 5, 0, 2, &seed), 0);
 	CHECK_EQ_INT(rec_trace_add_pcp(&c, T0 + 50, 0, 2, &bpf), 0);
+	/* CPU 1: a /proc seed, then its first free's read with the lists */
+	CHECK_EQ_INT(rec_trace_add_pcp(&c, T0 + 6, 1, 2, &seed), 0);
+	bpf.fields |= PCPM_FIELD_LISTS;
+	bpf.list_entries[0] = 12;
+	CHECK_EQ_INT(rec_trace_add_pcp(&c, T0 + 60, 1, 2, &bpf), 0);
 	CHECK_EQ_INT(write_chunk(&w, &c), 0);
 	CHECK_EQ_INT(rec_write_end(&w, &h, &end), 0);
 	CHECK_EQ_INT(rec_writer_close(&w), 0);
@@ -380,7 +386,11 @@ static void test_rectrace_mended(void)
 
 	REQUIRE(rec_trace_load(path, &t, msg, sizeof(msg)) == 0);
 	e = t.stream.events;
-	REQUIRE(t.stream.nr_events == 6);
+	/* CPU 1's /proc seed is gone: its read with the lists seeds it */
+	REQUIRE(t.stream.nr_events == 7);
+	CHECK_EQ_U64(e[6].time_ns, T0 + 60);
+	CHECK_EQ_INT(e[6].cpu, 1);
+	CHECK_EQ_INT(t.stream.pcp_states[e[6].payload].list_entries[0], 12);
 	CHECK_EQ_U64(e[0].time_ns, T0 + 5);
 	CHECK_EQ_INT(e[0].type, PCPM_EV_SNAPSHOT);
 	CHECK_EQ_U64(e[1].time_ns, T0 + 20);

@@ -7,7 +7,10 @@
  * PCP order-3 lists, the pattern that triggers free_high flushes. Static,
  * so the same load runs on the host and inside every test VM.
  *
- * Usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS]
+ * Usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS] [-m MIB]
+ * -m: each stream stops after MIB MiB, if the deadline has not come
+ * first: the same requests whatever the kernel makes of them (the whatif
+ * suite compares runs at different scales).
  * Prints "tcpstream: N bytes in S s" so tests can compare against it.
  */
 #include <arpa/inet.h>
@@ -47,8 +50,12 @@ static int receive(int lfd, size_t buflen)
 	return 0;
 }
 
-/* one stream: fork a receiver on an ephemeral port, send until deadline */
-static int stream(double deadline, size_t buflen, unsigned long long *sent)
+/*
+ * one stream: fork a receiver on an ephemeral port, send until deadline
+ * or until limit bytes (0: no limit)
+ */
+static int stream(double deadline, size_t buflen, unsigned long long limit,
+		  unsigned long long *sent)
 {
 	struct sockaddr_in sa = {
 		.sin_family = AF_INET,
@@ -84,8 +91,10 @@ static int stream(double deadline, size_t buflen, unsigned long long *sent)
 		return 1;
 	}
 	memset(buf, 0x5a, buflen);
-	while (now_s() < deadline) {
-		ssize_t n = write(fd, buf, buflen);
+	while (now_s() < deadline && (!limit || *sent < limit)) {
+		size_t len = limit && limit - *sent < buflen ? limit - *sent :
+							       buflen;
+		ssize_t n = write(fd, buf, len);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -107,21 +116,22 @@ static int stream(double deadline, size_t buflen, unsigned long long *sent)
 int main(int argc, char **argv)
 {
 	unsigned long secs = DEFAULT_SECS, kib = DEFAULT_WRITE_KIB;
-	unsigned long streams = DEFAULT_STREAMS, i;
+	unsigned long streams = DEFAULT_STREAMS, mib = 0, i;
 	unsigned long long sent = 0;
 	double start, deadline;
 	pid_t pids[MAX_STREAMS];
 	int c, status, ret = 0;
 
-	while ((c = getopt(argc, argv, "s:b:j:h")) != -1) {
+	while ((c = getopt(argc, argv, "s:b:j:m:h")) != -1) {
 		unsigned long *dst = c == 's' ? &secs :
 				     c == 'b' ? &kib :
+				     c == 'm' ? &mib :
 						&streams;
 
 		if (c == 'h' || c == '?' || parse_ulong(optarg, dst) || !kib ||
 		    !streams || streams > MAX_STREAMS) {
 			fprintf(stderr,
-				"usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS (1-%d)]\n",
+				"usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS (1-%d)] [-m MIB]\n",
 				MAX_STREAMS);
 			return 2;
 		}
@@ -130,7 +140,7 @@ int main(int argc, char **argv)
 	start = now_s();
 	deadline = start + secs;
 	if (streams == 1) {
-		ret = stream(deadline, kib * 1024, &sent);
+		ret = stream(deadline, kib * 1024, mib << 20, &sent);
 		printf("tcpstream: %llu bytes in %.1f s\n", sent,
 		       now_s() - start);
 		return ret;
@@ -143,7 +153,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (pids[i] == 0) {
-			ret = stream(deadline, kib * 1024, &sent);
+			ret = stream(deadline, kib * 1024, mib << 20, &sent);
 			printf("tcpstream: stream %lu: %llu bytes in %.1f s\n",
 			       i, sent, now_s() - start);
 			/* _exit skips stdio's flush: a pipe would lose the line */
