@@ -451,7 +451,9 @@ const struct pcpmodel_config *pcpmodel_config(const struct pcpmodel *m);
 /*
  * Cost of a locked call as ns = ns_per_call * calls + ns_per_page *
  * pages, by least squares over observations: one call each (calls = 1,
- * its pages and measured hold time) or an interval's totals.
+ * its pages and measured hold time) or an interval's totals. Neither
+ * cost is negative: where the unconstrained fit has one below 0, it is
+ * held at 0 and the other fitted alone.
  */
 struct pcpmodel_cost_obs {
 	double calls;

@@ -67,6 +67,22 @@ int pcpmodel_cost_fit(const struct pcpmodel_cost_obs *obs, size_t nr,
 		return -EDOM;
 	a = (s.cn * s.pp - s.pn * s.cp) / det;
 	b = (s.pn * s.cc - s.cn * s.cp) / det;
+	/*
+	 * No call costs less than nothing: the best fit with the negative
+	 * coefficient held at 0 (non-negative least squares). Unheld, the
+	 * bulk frees of an amd64 6.12 guest under TCG fitted -48340 ns a call
+	 * + 524 ns a page, and priced every call of 63 pages at 0 ns.
+	 */
+	if (a < 0 && s.pp > 0) {
+		a = 0;
+		b = s.pn / s.pp;
+	}
+	if (b < 0 && s.cc > 0) {
+		b = 0;
+		a = s.cn / s.cc;
+	}
+	if (a < 0)
+		a = 0;
 	for (i = 0; i < nr; i++) {
 		double r = obs[i].ns - a * obs[i].calls - b * obs[i].pages;
 

@@ -61,6 +61,8 @@ struct whatif_fit {
 	int err; /* 0, or why there is none: -ENODATA, -EDOM, -EINVAL */
 	struct pcpmodel_cost_fit fit;
 	const char *on; /* what it was fitted on, in words */
+	/* refills were timed too (fitted and priced); else bulk frees only */
+	bool refill;
 };
 
 struct whatif_opts {

@@ -417,6 +417,7 @@ void test_pcpmodel_rules_names(void)
  * ns = 300 + 25 * pages: two calls of 0 pages at 290 and 310 ns and two
  * of 100 at 2790 and 2810 ns put the line through the pairs' means, 10 ns
  * off each point; one interval's totals (calls 10) fit the same costs.
+ * A fit with a negative cost holds it at 0.
  */
 void test_pcpmodel_cost_fit(void)
 {
@@ -430,6 +431,10 @@ void test_pcpmodel_cost_fit(void)
 	};
 	static const struct pcpmodel_cost_obs same[] = { { 1, 63, 1800 },
 							 { 1, 63, 1900 } };
+	static const struct pcpmodel_cost_obs steep[] = { { 1, 10, 10 },
+							  { 1, 20, 2000 } };
+	static const struct pcpmodel_cost_obs falling[] = { { 1, 10, 1000 },
+							    { 1, 20, 900 } };
 	struct pcpmodel_cost_obs bad[] = { { 1, 1, 1 }, { 1, 2, NAN } };
 	struct pcpmodel_cost_fit fit;
 
@@ -445,6 +450,17 @@ void test_pcpmodel_cost_fit(void)
 	CHECK(fabs(fit.ns_per_page - 25) < FIT_EPS);
 	CHECK(fit.rms_residual_ns < FIT_EPS);
 	CHECK_EQ_INT(pcpmodel_cost_fit(same, 2, &fit), -EDOM);
+	/*
+	 * (10, 10) and (20, 2000): the line would be -1980 + 199 a page;
+	 * held at 0 a call, (10 * 10 + 20 * 2000) / (10^2 + 20^2) = 80.2
+	 */
+	REQUIRE(!pcpmodel_cost_fit(steep, 2, &fit));
+	CHECK(fabs(fit.ns_per_call) < FIT_EPS);
+	CHECK(fabs(fit.ns_per_page - 80.2) < FIT_EPS);
+	/* (10, 1000) and (20, 900): held at 0 a page, 950 a call */
+	REQUIRE(!pcpmodel_cost_fit(falling, 2, &fit));
+	CHECK(fabs(fit.ns_per_page) < FIT_EPS);
+	CHECK(fabs(fit.ns_per_call - 950) < FIT_EPS);
 	CHECK_EQ_INT(pcpmodel_cost_fit(calls, 1, &fit), -EINVAL);
 	CHECK_EQ_INT(pcpmodel_cost_fit(bad, 2, &fit), -EINVAL);
 }

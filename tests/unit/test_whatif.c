@@ -338,7 +338,12 @@ static void test_whatif_cost_fit(void)
 		cnt[CNT_IRQS_OFF_NS] =
 			(uint64_t)(500 * calls[i] + 32 * pages[i]);
 	}
+	/* both timed: more timed calls than bulk frees */
+	x.s.total.hist[HIST_LOCK_HOLD_NS].samples = 6000;
+	x.s.total.hist[HIST_IRQS_OFF_NS].samples = 6000;
+	x.s.total.cnt[CNT_BULK_FREE_CALLS] = 3000;
 	REQUIRE(tw_run(&x, "0,5") == 0);
+	CHECK(x.w.hold.refill);
 	CHECK_EQ_INT(x.w.hold.err, 0);
 	CHECK(fabs(x.w.hold.fit.ns_per_call - 400) < FIT_EPS);
 	CHECK(fabs(x.w.hold.fit.ns_per_page - 30) < FIT_EPS);
@@ -366,6 +371,55 @@ static void test_whatif_cost_fit(void)
 	/* fewer, larger calls at 5 than at 0: more time a call at the top */
 	CHECK(c->fig.hist[HIST_IRQS_OFF_NS].max >
 	      whatif_col_of(&x.w, 0)->fig.hist[HIST_IRQS_OFF_NS].max);
+	tw_free(&x);
+}
+
+/*
+ * Refills not timed (6.12: rmqueue_bulk() inlined): the recording's
+ * timed calls are its bulk frees, the fit is of them alone (400 ns a
+ * call + 30 a page on the bulk frees' calls and pages; the refills'
+ * numbers would spoil it) and only the replay's bulk frees are priced.
+ */
+static void test_whatif_cost_fit_bulk_only(void)
+{
+	static const double calls[] = { 1000, 3000, 2000 };
+	static const double pages[] = { 40000, 60000, 90000 };
+	const struct pcpmodel_result *r;
+	const struct whatif_col *c;
+	struct tw x;
+	int i;
+
+	REQUIRE(tw_written(&x, PCPM_RULES_6_12, 5, 21) == 0);
+	REQUIRE(x.s.nr_points == 3);
+	for (i = 0; i < 3; i++) {
+		uint64_t *cnt = x.s.points[i].cnt;
+
+		cnt[CNT_BULK_FREE_CALLS] = (uint64_t)calls[i];
+		cnt[CNT_BULK_FREE_PAGES] = (uint64_t)pages[i];
+		cnt[CNT_REFILL_CALLS] = (uint64_t)calls[i] * (i + 2);
+		cnt[CNT_REFILL_PAGES] = (uint64_t)pages[i] / (i + 2);
+		cnt[CNT_LOCK_HOLD_NS] =
+			(uint64_t)(400 * calls[i] + 30 * pages[i]);
+		cnt[CNT_IRQS_OFF_NS] = cnt[CNT_LOCK_HOLD_NS];
+	}
+	x.s.total.cnt[CNT_BULK_FREE_CALLS] = 6000;
+	x.s.total.hist[HIST_LOCK_HOLD_NS].samples = 6000;
+	x.s.total.hist[HIST_IRQS_OFF_NS].samples = 6000;
+	REQUIRE(tw_run(&x, "5") == 0);
+	CHECK(!x.w.hold.refill);
+	CHECK_EQ_INT(x.w.hold.err, 0);
+	CHECK(fabs(x.w.hold.fit.ns_per_call - 400) < FIT_EPS);
+	CHECK(fabs(x.w.hold.fit.ns_per_page - 30) < FIT_EPS);
+	CHECK(strstr(x.w.hold.on, "refills were not timed") != NULL);
+	c = whatif_col_of(&x.w, 5);
+	REQUIRE(c);
+	r = pcpmodel_result(x.kernel);
+	CHECK(fabs((double)c->fig.cnt[CNT_LOCK_HOLD_NS] -
+		   (400.0 * (double)r->bulk_calls +
+		    30.0 * (double)r->bulk_pages)) <= 1);
+	CHECK_EQ_U64(c->fig.hist[HIST_LOCK_HOLD_NS].samples, r->bulk_calls);
+	CHECK_EQ_U64(c->fig.hist[HIST_IRQS_OFF_NS].max,
+		     400 + 30 * r->bulk_sizes.max_pages);
 	tw_free(&x);
 }
 
@@ -406,6 +460,7 @@ const struct unit_test whatif_tests[] = {
 	TEST(test_whatif_check_fails),
 	TEST(test_whatif_hist_off),
 	TEST(test_whatif_cost_fit),
+	TEST(test_whatif_cost_fit_bulk_only),
 	TEST(test_whatif_cost_fit_hists),
 	TEST(test_whatif_outputs),
 	TEST(test_whatif_save_diff),
