@@ -139,7 +139,7 @@ UNIT_OBJS := $(patsubst tests/unit/%.c,$(OBJDIR)/unit/%.o,$(UNIT_TESTS))
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload/*.c))
 FORMAT_FILES := $(shell git ls-files 'src/*.[ch]' 'bpf/*.[ch]' 'tests/*.[ch]' 2>/dev/null)
 
-.PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-oracle oracle rehearsal run test \
+.PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-oracle oracle whatif rehearsal run test \
 	install deb fuzz soak \
 	unit live bench vmlinux workloads clean format format-check check-deps
 .DELETE_ON_ERROR:
@@ -361,6 +361,12 @@ vmshell: deps-all vm-builds
 oracle: deps-all vm-builds
 	$(Q)tests/vm/run.sh $(KERNELS)
 	$(Q)tests/oracle/run.sh $(BOOTS)
+	$(Q)tests/whatif/run.sh
+
+# pcptop whatif against real runs on the instrumented 6.12 (one boot a
+# scale, 4 in all): self-consistency and cross-scale prediction, issue 22
+whatif: deps-all vm-builds all
+	$(Q)tests/whatif/run.sh
 
 vmtest-oracle: deps-all vm-builds
 	$(Q)tests/oracle/run.sh $(BOOTS)

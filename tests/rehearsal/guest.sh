@@ -18,6 +18,7 @@
 #                            fsyncs of a growing file (what --sync costs)
 #   pcptest.sync=SECS        pcptop record --sync (absent: its default)
 #   pcptest.bonnie=ARGS      more bonnie++ options, commas for spaces
+#   pcptest.trace=1          record --trace too (tests/whatif/bonnie.sh)
 
 say() {
 	sed "s/^/REHEARSAL:$1:/"
@@ -32,6 +33,8 @@ cpu() {
 
 rmode=$(arg pcptest.rmode)
 sync_opt=$(arg pcptest.sync)
+trace_opt=
+[ "$(arg pcptest.trace)" = 1 ] && trace_opt=--trace
 bonnie_opts=$(arg pcptest.bonnie | tr ',' ' ')
 echo "REHEARSAL:scale:$(arg pcp_batch_scale_max)"
 echo "REHEARSAL:kernel:$(uname -r)"
@@ -92,7 +95,7 @@ echo 3 >/proc/sys/vm/drop_caches
 c0=$(cpu)
 u0=$(cut -d' ' -f1 /proc/uptime)
 echo "REHEARSAL:bonnie_start:$u0"
-pcptop record -i 1 --latency ${sync_opt:+--sync $sync_opt} -o /mnt/rec.data -- \
+pcptop record -i 1 --latency $trace_opt ${sync_opt:+--sync $sync_opt} -o /mnt/rec.data -- \
 	bonnie++ -d /mnt -u root $bonnie_opts >/tmp/work.out 2>/tmp/rec.err &
 rec=$!
 if [ "$rmode" = cut ]; then

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Why this exists: issue 22 asks whether the rehearsal's own run predicts
+# the other scale. Reference 000's bonnie++ (tests/rehearsal/: one CPU,
+# 1 GiB, ext4 on a virtio disk, the instrumented 6.12) is recorded with
+# --trace at pcp_batch_scale_max=0 and =5, one boot each (the rehearsal's
+# boots, tests/rehearsal/lib.sh), and on the host:
+#   - each trace replayed at its own scale gives back its recording's
+#     counts (whatif --check, issue 22's self-consistency bounds);
+#   - the scale-5 trace at scale 0 against the scale-0 run, and the
+#     reverse: bulk-free and refill calls and pages within 10 %, the
+#     largest bulk free exact, interrupts-off p99 within one log2 bucket;
+#   - whatif prints the table for scales 0-6 and writes the chart.
+# tests/whatif/run.sh does the comparisons; this script boots and hands
+# it the two recordings.
+#
+# Usage: tests/whatif/bonnie.sh [-r]   (-r: reuse the recordings)
+# Environment: WHATIF_OUT (build/whatif/bonnie), REHEARSAL_TIMEOUT.
+# Prints run.sh's lines and "N passed, N failed"; exit as run.sh.
+
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+. "$root/tests/lib.sh"
+OUT=${WHATIF_OUT:-$root/build/whatif/bonnie}
+BIN=$root/build/vm-x86
+log() { echo "whatif-bonnie: $*" >&2; }
+die() { echo "whatif-bonnie: $1" >&2; echo "0 passed, 1 failed"; exit "${2:-1}"; }
+. "$root/tests/rehearsal/lib.sh"
+
+for t in qemu-system-x86_64 cpio gzip jq debugfs mkfs.ext4 timeout; do
+	command -v "$t" >/dev/null || die "missing $t (scripts/deps.sh)" 2
+done
+mkdir -p "$OUT/runs" || die "cannot create $OUT" 2
+start=$SECONDS
+if [ "${1:-}" != -r ]; then
+	# rh_setup's first half: the patched 6.12, bonnie++, the initramfs
+	bzimage=$("$root/tests/vm/kernel/build.sh") || die "kernel build failed"
+	RH_BONNIE=$("$root/tests/vm/bonnie-cpio.sh" amd64) || die "no bonnie++ for amd64"
+	rh_initrd "$OUT/initrd.cpio.gz" || die "building the initramfs failed"
+	A="$RH_APPEND pcptest.trace=1"
+	# one at a time: two guests on two host cores stretch each other
+	for s in 5 0; do
+		rh_run "s$s" "$bzimage" "$OUT/initrd.cpio.gz" \
+			"$A pcp_batch_scale_max=$s" 0 on
+		mkdir -p "$OUT/suite/s$s"
+		cp "$OUT/s$s.data" "$OUT/suite/s$s/t.data" 2>/dev/null
+		log "s$s: $(rh_tagged "$OUT/runs/s$s/console.log" size)"
+	done
+fi
+log "boots done after $((SECONDS - start)) s"
+"$root/build/pcptop" whatif "$OUT/suite/s5/t.data" --scale 0-6 \
+	--html "$OUT/knee.html" >"$OUT/table.txt" 2>&1 ||
+	log "whatif on the scale-5 trace failed: $(head -n 1 "$OUT/table.txt")"
+WHATIF_OUT=$OUT/suite WHATIF_PAIRS="5:0 0:5" "$here/run.sh" -r 5 0

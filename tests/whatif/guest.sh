@@ -1,0 +1,83 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# /init of the whatif suite's VMs (tests/whatif/run.sh). Why it exists:
+# a what-if prediction is only worth what it gives back where the truth
+# is known. On the instrumented 6.12 kernel booted at one
+# pcp_batch_scale_max=, it records one workload with `pcptop record
+# --trace` (fentry mode: the recording's own counts are exact), replays
+# the trace at the recorded scale (--check) and at every scale (--json),
+# and hands the recording and both outputs to the host on the virtio disk
+# /dev/vda as a tar archive; the host makes every assertion.
+#
+# The workload drives every pcp path with requests that do not depend on
+# the scale: order-0 churn, loopback TCP (order-3 skb pages freed in
+# softirq), order-2 pipe buffers, a tmpfs write and delete, a CPU going
+# offline (its pagesets drained by another CPU), idle time for vmstat's
+# decay. No memory pressure: reclaim would make the requests themselves
+# depend on the scale, which a replay takes as given.
+#
+# Console lines: WHATIF:<tag>:<line>; WHATIF:end:done last.
+
+/bin/busybox mkdir -p /proc /sys /dev /tmp /sbin /usr/bin /usr/sbin
+/bin/busybox --install -s
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+
+if [ "${1:-}" = load ]; then
+	cpus=$(grep -c ^processor /proc/cpuinfo)
+	# each piece on a CPU of its own: which CPU allocates and which
+	# frees is then the same at every scale (left to the scheduler,
+	# 45 % to 96 % of the allocations ran on CPU 0 from boot to boot)
+	last=$((cpus - 1))
+	taskset -c 0 churn -m 64 -n 3 >/dev/null 2>&1 &
+	cp=$!
+	taskset -c $last tcpstream -s 30 -j 2 -m 256 >/dev/null 2>&1
+	wait $cp
+	taskset -c 0 pipes -p 64 -n 20 >/dev/null 2>&1
+	taskset -c $last dd if=/dev/zero of=/tmp/fill bs=1M count=64 2>/dev/null
+	rm -f /tmp/fill
+	c=1
+	while [ $c -lt "$cpus" ]; do
+		taskset -c "$c" churn -m 4 -n 1 >/dev/null 2>&1
+		echo 0 >/sys/devices/system/cpu/cpu$c/online
+		echo 1 >/sys/devices/system/cpu/cpu$c/online
+		c=$((c + 1))
+	done
+	sleep 2
+	exit 0
+fi
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+
+say() {
+	sed "s/^/WHATIF:$1:/"
+}
+
+opts=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^pcptest\.opts=//p' | tr ',' ' ')
+echo "WHATIF:begin:$(uname -r) $(cat /proc/cmdline)"
+cd /tmp
+t0=$(cut -d' ' -f1 /proc/uptime)
+# shellcheck disable=SC2086 # opts are words
+pcptop record -q -i 2 --trace $opts -o t.data -- sh /init load \
+	>record.out 2>record.err
+echo "WHATIF:record_rc:$?"
+echo "WHATIF:record_s:$t0 $(cut -d' ' -f1 /proc/uptime)"
+say record_err <record.err
+pcptop report --json t.data >report.json 2>report.err
+pcptop whatif t.data --check >check.txt 2>check.err
+echo "WHATIF:check_rc:$?"
+pcptop whatif t.data --scale 0-6 --json >whatif.json 2>whatif.err
+echo "WHATIF:whatif_rc:$?"
+say check <check.txt
+say check_err <check.err
+say whatif_err <whatif.err
+tar -cf /dev/vda t.data report.json check.txt whatif.json record.err \
+	2>/dev/null
+echo "WHATIF:tar_rc:$?"
+echo "WHATIF:end:done"
+sync
+reboot -f
