@@ -70,8 +70,18 @@ struct pcptrace_event {
 	__u8 reason;
 	__u8 caller;
 	__u8 nid; /* the page's node; pagesets are per node and zone */
-	__u16 pad;
+	__u8 zflags; /* PCPT_ZF_*: the zone's flags as a commit read them */
+	__u8 pad;
 };
+
+/*
+ * zflags: what nr_pcp_high() and nr_pcp_alloc() read of zone->flags,
+ * read by the commit (6.7+); the recorder writes a zone state when they
+ * change, the replay's only source of them
+ */
+#define PCPT_ZF_BELOW_HIGH 0x01
+#define PCPT_ZF_RECLAIM_ACTIVE 0x02
+#define PCPT_ZF_VALID 0x80
 
 /* pcpmodel_pcp_state's field bits, as far as BPF reads them */
 #define PCPT_FIELD_AUTO_HIGH 0x01

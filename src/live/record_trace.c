@@ -74,6 +74,20 @@ static int on_snap(struct rec_tracer *rt, const struct pcptrace_snap *s)
 				 &st);
 }
 
+/* a zone state with the flags a commit read, when they changed */
+static int zone_flags(struct rec_tracer *rt, const struct pcptrace_event *e)
+{
+	struct pcpmodel_zone_state zs = { .fields = PCPM_ZFIELD_FLAGS };
+
+	if (!(e->zflags & PCPT_ZF_VALID) || e->zone >= PCPTOP_MAX_ZONES ||
+	    rt->zflags[e->zone] == e->zflags)
+		return 0;
+	rt->zflags[e->zone] = e->zflags;
+	zs.below_high = !!(e->zflags & PCPT_ZF_BELOW_HIGH);
+	zs.reclaim_active = !!(e->zflags & PCPT_ZF_RECLAIM_ACTIVE);
+	return rec_trace_add_zone(&rt->buf, e->time_ns, e->zone, &zs);
+}
+
 static int sink(void *ctx, const void *rec, size_t len)
 {
 	const struct pcptrace_event *e = rec;
@@ -88,6 +102,9 @@ static int sink(void *ctx, const void *rec, size_t len)
 			return 0;
 		err = on_snap(rt, rec);
 	} else {
+		err = zone_flags(rt, e);
+		if (err)
+			return err;
 		memset(&ev, 0, sizeof(ev));
 		ev.time_ns = e->time_ns;
 		ev.cpu = e->cpu;

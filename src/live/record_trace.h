@@ -28,6 +28,8 @@ struct rec_tracer {
 	uint64_t t_lost_read; /* CLOCK_MONOTONIC of the last read */
 	uint32_t seq; /* the next interval's number */
 	int err; /* the first failure of a write, sticky */
+	/* each zone's PCPT_ZF_* as last written, 0: none yet */
+	uint8_t zflags[PCPTOP_MAX_ZONES];
 	/* totals for the closing line */
 	uint64_t events, lost, chunks, loss_windows;
 };
