@@ -59,7 +59,9 @@ static void print_trace_cost(const struct facts *fa)
 	       "           ring buffer polled every 10 ms; measured: docs/PERFORMANCE.md\n",
 	       PCPTRACE_RINGBUF_DEFAULT / 1024);
 	printf("           %s\n",
-	       fn ? "and drain_pages_zone, decay_pcp_high, CPU hotplug as function probes" :
+	       fn ? "and drain_pages_zone, decay_pcp_high, CPU hotplug and\n"
+		    "           free_unref_page_commit as function probes (the pcp frees\n"
+		    "           with their list, each pageset's lists walked at its first)" :
 		    "no drain, decay or hotplug events: their function probes do not attach\n"
 		    "           here; pagesets from /proc/zoneinfo each interval instead");
 }
