@@ -95,7 +95,9 @@ echo 3 >/proc/sys/vm/drop_caches
 c0=$(cpu)
 u0=$(cut -d' ' -f1 /proc/uptime)
 echo "REHEARSAL:bonnie_start:$u0"
-pcptop record -i 1 --latency $trace_opt ${sync_opt:+--sync $sync_opt} -o /mnt/rec.data -- \
+# --page-orders: the bulk frees by page order beside the function probe
+# (opt-in, a program run a page); both scales pay it alike
+pcptop record -i 1 --latency --page-orders $trace_opt ${sync_opt:+--sync $sync_opt} -o /mnt/rec.data -- \
 	bonnie++ -d /mnt -u root $bonnie_opts >/tmp/work.out 2>/tmp/rec.err &
 rec=$!
 if [ "$rmode" = cut ]; then

@@ -124,6 +124,12 @@ for r in $runs; do
 		t_check "$r: the recording has the sampled $f" -- \
 			jq -e ".totals.$f.source != null" "$OUT/runs/$r/report.json" >/dev/null
 	done
+	# where the pages went: each split's parts add up to its total, and
+	# the total is the figure's own (k617 and the 7.3 rows alike)
+	for sp in bulk_free_by_order:bulk_free bulk_free_by_reason:bulk_free refill_by_order:refill; do
+		t_eq "$r: ${sp%%:*}'s parts add up to its total and to ${sp#*:}.pages" \
+			"$(rh_rj "$r" ".totals as \$t | \$t.${sp%%:*} | [(.parts | add), .total, \$t.${sp#*:}.pages] | unique | length")" 1
+	done
 	t_cmp "$r: allocations timed (--latency)" "$(rh_rj "$r" '.hist.alloc_ns.samples // 0')" -gt 1000
 	t_cmp "$r: pcp memory in every interval of the timeline" \
 		"$(rh_rj "$r" '[.timeline[] | select(.pcp_pages == null)] | length')" -eq 0
