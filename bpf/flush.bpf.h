@@ -131,8 +131,12 @@ static __always_inline void flush_chunk(__u32 ep, __u64 tkey,
 	n.calls++;
 	n.exit_ns = now;
 	n.count_after = count_after;
-	/* the kernel stops at a part batch, or once the pcp ran empty */
-	n.open = f->count_arg == batch && pages == (__u64)batch &&
+	/*
+	 * The kernel stops at a part batch, or once the pcp ran empty. A
+	 * chunk frees whole pages, so one of an order 1-3 list (free_high's
+	 * chunks start there) frees up to 7 pages beyond its batch.
+	 */
+	n.open = f->count_arg == batch && pages >= (__u64)batch &&
 		 count_after > 0;
 	bpf_map_update_elem(&flush_runs, &tkey, &n, BPF_ANY);
 }
