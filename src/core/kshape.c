@@ -59,3 +59,23 @@ int kshape_decide(struct kshape *k, const char *release)
 	}
 	return err;
 }
+
+/*
+ * free_count stops growing once it reaches batch << scale (the commit
+ * function adds a page only while below it, so it ends at most
+ * (1 << PAGE_ALLOC_COSTLY_ORDER) - 1 past): under the 6.16+ rule a pageset
+ * whose batch + high_min / 2 lies beyond that can never flush with
+ * free_high. Debian's 7.3.4 at 1 GiB and 2 CPUs: batch 63, high_min 6928,
+ * 3527 > 2016 + 7.
+ */
+int kshape_free_high_reachable(int rule, int batch, int high_min, int scale)
+{
+	long cap;
+
+	if (rule != FREE_HIGH_RULE_HIGH_MIN || batch <= 0 || high_min < 0 ||
+	    scale < 0 || scale > PCPTOP_SCALE_MAX)
+		return -EINVAL;
+	cap = ((long)batch << scale) + (1 << PCPTOP_PAGE_ALLOC_COSTLY_ORDER) -
+	      1;
+	return (long)batch + high_min / 2 <= cap;
+}

@@ -36,6 +36,13 @@ struct kshape {
  */
 int kshape_decide(struct kshape *k, const char *release);
 
+/*
+ * Under the batch + high_min / 2 rule, whether a pageset of this batch and
+ * high_min can reach the threshold at this scale: 1 or 0; -EINVAL for
+ * another rule or values it cannot judge.
+ */
+int kshape_free_high_reachable(int rule, int batch, int high_min, int scale);
+
 /* "batch + high_min / 2", "batch", "free_factor" */
 const char *kshape_rule_name(int rule);
 

@@ -9,6 +9,7 @@
 #include "pcptrace.h"
 #include "json.h"
 #include "json_facts.h"
+#include "kshape.h"
 #include "system.h"
 
 void info_usage(FILE *f)
@@ -103,6 +104,37 @@ static void print_shape(const struct kshape *k)
 		       "none (pcptop times zone->lock inside the bulk calls)");
 }
 
+/*
+ * Zones whose every pageset stays below the 6.16+ free_high threshold:
+ * free_high.count 0 there is the kernel's doing, not a miss.
+ */
+static void print_free_high_reach(const struct facts *fa)
+{
+	int z, c, r, out;
+
+	if (!fa->shape.known || fa->zones_err)
+		return;
+	for (z = 0; z < fa->zones.nr_zones; z++) {
+		const struct zone_pcp *zp = &fa->zones.zones[z];
+		const struct pcp_cpu *p = NULL;
+
+		for (c = 0, out = 0; c < zp->nr_cpus; c++) {
+			p = &zp->cpus[c];
+			r = kshape_free_high_reachable(fa->shape.free_high_rule,
+						       p->batch, p->high_min,
+						       fa->scale.value);
+			if (r != 0)
+				break;
+			out++;
+		}
+		if (!out || out != zp->nr_cpus)
+			continue;
+		printf("           unreachable in node %d %s: batch %d + high_min %d / 2 > batch << scale %d, where free_count stops\n",
+		       zp->node, zp->name, p->batch, p->high_min,
+		       fa->scale.value);
+	}
+}
+
 static void print_text(const struct facts *fa)
 {
 	const struct scale_info *s = &fa->scale;
@@ -128,6 +160,7 @@ static void print_text(const struct facts *fa)
 	printf("kernel     %s %s, BTF %s\n", fa->release, fa->arch,
 	       fa->btf_source);
 	print_shape(&fa->shape);
+	print_free_high_reach(fa);
 	printf("probes\n");
 	for (i = 0; i < fa->nr_probes; i++)
 		printf("  %-12s %-10s %s\n", fa->probes[i].name,

@@ -44,6 +44,31 @@ static void test_kshape_versions(void)
 	CHECK(!k.flush_chunked);
 }
 
+static void test_kshape_reachable(void)
+{
+	/* Debian 7.3.4, 1 GiB, 2 CPUs: 63 + 3464 > 2016 + 7 */
+	CHECK_EQ_INT(kshape_free_high_reachable(FREE_HIGH_RULE_HIGH_MIN, 63,
+						6928, 5),
+		     0);
+	/* the instrumented 7.3 (tinyconfig), same memory: 63 + 313 */
+	CHECK_EQ_INT(kshape_free_high_reachable(FREE_HIGH_RULE_HIGH_MIN, 63,
+						626, 5),
+		     1);
+	/* the edge: free_count can end 7 past batch << scale */
+	CHECK_EQ_INT(kshape_free_high_reachable(FREE_HIGH_RULE_HIGH_MIN, 63,
+						2 * (2023 - 63), 5),
+		     1);
+	CHECK_EQ_INT(kshape_free_high_reachable(FREE_HIGH_RULE_HIGH_MIN, 63,
+						2 * (2024 - 63), 5),
+		     0);
+	CHECK_EQ_INT(kshape_free_high_reachable(FREE_HIGH_RULE_FREE_COUNT, 63,
+						626, 5),
+		     -EINVAL);
+	CHECK_EQ_INT(kshape_free_high_reachable(FREE_HIGH_RULE_HIGH_MIN, 63,
+						626, -1),
+		     -EINVAL);
+}
+
 static void test_kshape_evidence(void)
 {
 	struct kshape k = shape(true, true);
@@ -71,5 +96,6 @@ static void test_kshape_evidence(void)
 const struct unit_test kshape_tests[] = {
 	TEST(test_kshape_versions),
 	TEST(test_kshape_evidence),
+	TEST(test_kshape_reachable),
 	TEST_END,
 };
