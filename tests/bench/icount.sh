@@ -2,16 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # What pcptop adds to the kernel's work, in guest instructions: Debian's
-# 6.1 and 6.12 kernels, amd64 and arm64, one CPU, booted under qemu with
-# -icount shift=0 so guest time counts instructions and a run repeats to
-# the percent (TCG wall time scattered 1.3x to 2.3x). Each kernel runs an
-# allocator-heavy churn and a small bonnie++ alone, under pcptop in its
+# 6.1, 6.12, 6.17 and 7.3 kernels, amd64 and arm64, one CPU, booted under
+# qemu with -icount shift=0 so guest time counts instructions and a run
+# repeats to the percent (TCG wall time scattered 1.3x to 2.3x). Each
+# kernel runs an allocator-heavy churn and a small bonnie++ alone, under
+# pcptop in its
 # default mode and in each forced mode, and under floor, count-only
 # programs on the default mode's hooks (tests/bench/icount-guest.sh). A
 # benchmark, not a test: it prints a Markdown table and never fails on a
 # number.
 #
-# Usage: tests/bench/icount.sh [KERNEL...]   (default: the four below)
+# Usage: tests/bench/icount.sh [KERNEL...]   (default: the eight below;
+# alone, 6.17 and 7.3 took 383-704 s each at a host load of 3-6)
 # Environment: PCPTOP_CACHE. Each pair runs 3 times (icount-guest.sh).
 # Output: the table on stdout, logs in build/bench/.
 
@@ -21,7 +23,8 @@ root=$(cd "$here/../.." && pwd)
 OUT=$root/build/bench
 CACHE=${PCPTOP_CACHE:-/var/cache/pcptop}
 KERNELS=("$@")
-[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(amd64-6.1 amd64-6.12 arm64-6.1 arm64-6.12)
+[ ${#KERNELS[@]} -gt 0 ] ||
+	KERNELS=(amd64-6.1 amd64-6.12 amd64-6.17 amd64-7.3 arm64-6.1 arm64-6.12 arm64-6.17 arm64-7.3)
 REPS=3 # icount-guest.sh's default
 log() { echo "bench: $*" >&2; }
 mkdir -p "$OUT" "$CACHE/bench"
