@@ -381,6 +381,12 @@ struct pcpmodel_result {
 	uint64_t bulk_pages;
 	uint64_t bulk_pages_hist[PCPTOP_HIST_SLOTS]; /* HIST_BULK_FREE_PAGES */
 	struct pcpmodel_call_sizes bulk_sizes;
+	/*
+	 * The largest min(count, pcp->count) a call was asked to free: the
+	 * flush as decided, before the last entry's pages past it that
+	 * whole-entry freeing adds (up to 7 of an order-3 entry)
+	 */
+	uint64_t bulk_asked_max;
 	/* rmqueue_bulk(): one zone->lock hold a call */
 	uint64_t refill_calls;
 	uint64_t refill_pages;

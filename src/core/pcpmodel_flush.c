@@ -74,11 +74,15 @@ int pcpm_bulk_free(struct pcpmodel *m, struct pcpm_pcp *pcp, int count,
 		   int pindex, struct pcpm_flush *f)
 {
 	struct pcpmodel_result *r = &m->res;
+	/* free_pcppages_bulk()'s own clamp, read before the walk moves count */
+	int asked = pcpm_max(pcpm_min(pcp->count, count), 0);
 	int freed = walk_lists(m, pcp, count, pindex);
 	int slot = hist_slot_of(freed);
 
 	/* the lock is taken even for nothing: the guard comes first */
 	r->bulk_calls++;
+	if ((uint64_t)asked > r->bulk_asked_max)
+		r->bulk_asked_max = asked;
 	r->bulk_pages += freed;
 	r->bulk_pages_hist[slot]++;
 	sizes_add(&r->bulk_sizes, freed);

@@ -135,6 +135,7 @@ void whatif_figures(const struct pcpmodel_rules *rules,
 	c->x.commit_flushes = cm->flushes;
 	c->x.commit_pages = cm->pages;
 	c->x.commit_max = cm->max_flush_pages;
+	c->x.bulk_asked_max = r->bulk_asked_max;
 	c->x.lock_takes = r->bulk_calls + r->refill_calls;
 	c->x.lock_pages = r->bulk_pages + r->refill_pages;
 	c->x.buddy_takes = r->buddy_allocs + r->buddy_frees;

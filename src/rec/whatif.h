@@ -30,6 +30,12 @@
 struct whatif_extra {
 	/* the commit's flushes at count >= high (not free_high's) */
 	uint64_t commit_flushes, commit_pages, commit_max;
+	/*
+	 * the largest bulk free as asked, before the last entry's overshoot:
+	 * what batch << scale sets, where bulk_free.max adds whichever entry
+	 * the lists' contents put last
+	 */
+	uint64_t bulk_asked_max;
 	/* zone->lock: bulk frees + refills, and the buddy path's calls */
 	uint64_t lock_takes, lock_pages, buddy_takes;
 	uint64_t pcp_events; /* allocations and frees on the pcp path */

@@ -301,6 +301,9 @@ static void test_pcpmodel_free_high_scale0(void)
 	CHECK_EQ_INT(pm_frees(m, 33, 1, MOVABLE), 0);
 	CHECK_EQ_U64(fh->flushes, 1);
 	CHECK_EQ_U64(fh->pages, 64);
+	/* the request stays what nr_pcp_free() decided, overshoot apart */
+	CHECK_EQ_U64(pcpmodel_result(m)->bulk_asked_max, 63);
+	CHECK_EQ_U64(pcpmodel_result(m)->bulk_sizes.max_pages, 64);
 	CHECK_EQ_INT(pm_state(m).high, 4000 - 63);
 	pcpmodel_free(m);
 }

@@ -191,6 +191,8 @@ void test_pcpmodel_drain_high_order_overshoot(void)
 	CHECK_EQ_INT(pm_drain(m, 0, 0, PCPM_DRAIN_LOCAL), 0);
 	CHECK_EQ_U64(r->bulk_calls, 2);
 	CHECK_EQ_U64(r->bulk_pages, 16);
+	CHECK_EQ_U64(r->bulk_asked_max, 4);
+	CHECK_EQ_U64(r->bulk_sizes.max_pages, 8);
 
 	REQUIRE(!pcpmodel_set_pcp(m, 0, 0, &st));
 	CHECK_EQ_INT(pm_drain(m, 0, 0, PCPM_DRAIN_NUMA_REMOTE), 0);
