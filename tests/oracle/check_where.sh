@@ -178,10 +178,16 @@ order_checks() {
 reason_checks() {
 	local lo hi fh di do i o w
 	[ "$(pj "$t.bulk_free_by_reason")" != null ] || return 0
-	# one reason a bulk free, booked at its exit as its pages are
+	# One reason a bulk free, booked at its exit as its pages are, but a
+	# drain's into the copy of the CPU it drained: a drain booked while
+	# pcptop read the copies at an edge is in one and not the other (63
+	# pages over, once: amd64 6.12, 2026-12-01). In tracepoint mode the
+	# two are one count.
+	local rslack=0
+	[ "$bulk_fn" = 1 ] && rslack=$EDGE_SLACK
 	check_near "bulk_free_by_reason adds up to bulk_free.pages$W" \
-		"$(parts_sum bulk_free_by_reason)" "$(pj "$t.bulk_free.pages")" 0 \
-		"every bulk free has one reason"
+		"$(parts_sum bulk_free_by_reason)" "$(pj "$t.bulk_free.pages")" "$rslack" \
+		"every bulk free has one reason; a drain a CPU across an edge"
 	check_near "bulk_free_by_reason.drain + .offline = drain.pages$W" \
 		"$(($(pj "$t.bulk_free_by_reason.parts.drain") + $(pj "$t.bulk_free_by_reason.parts.offline")))" \
 		"$(pj "$t.drain.pages")" 0 "a drain's pages, split by its caller"
@@ -309,9 +315,11 @@ stall_checks() {
 	case "$(mode_of compact)" in
 	fentry | kprobe)
 		# the kernel counts compact_stall where pcptop books a stall
+		# and, as check_count allows, one a probe run the kernel
+		# skipped (amd64 6.1: 544 against 548 with 7 skipped)
 		check_near "compact_stall_ns.samples = compact_stall$W" "$samples" \
-			"$(pj "$t.compact_stall.value")" "$CPUS" \
-			"/proc/vmstat as pcptop sampled it, a stall a CPU in flight at an edge"
+			"$(pj "$t.compact_stall.value")" "$((CPUS + MISSES))" \
+			"/proc/vmstat as pcptop sampled it, a stall a CPU in flight at an edge, one a probe run skipped ($MISSES recursion_misses)"
 		if have compact_lat; then
 			# both from the same tracepoint (the oracle's event records
 			# before pcptop's program runs: it was there first) to the
@@ -365,12 +373,23 @@ stalled_checks() {
 		have reclaim_lat && read -r ri _ <<<"$(window reclaim_lat hitcount)"
 		have compact_lat && read -r ci _ <<<"$(window compact_lat hitcount)"
 	fi
-	[ "$ri" = none ] || check_pos "direct reclaim stalled$W" "$ri" "the load reclaimed past what was free"
+	# Whether a boot stalls is up to kswapd and kcompactd: three rounds
+	# of holes and pipes stalled in neither way on some boots (amd64 6.16
+	# and 7.2, s0; 2026-12-01). Such a boot could not run the stall
+	# checks; the suites require stalls on most of their boots
+	# (stalls_required in tests/vm/run.sh and tests/oracle/run.sh).
+	if [ "$ri" = 0 ]; then
+		skip "direct reclaim stalled$W" "none on this boot: the stall checks above compared nothing; the suite counts it"
+	elif [ "$ri" != none ]; then
+		check_pos "direct reclaim stalled$W" "$ri" "the load reclaimed past what was free"
+	fi
 	# The load's order-2 pipe_buffer arrays are order 0 with 16K pages
 	# (pageblock order 11, not 9): there nothing makes compaction stall
 	# (arm64-6.12-16k and 7.3-16k, three rounds each, compact_stall 0)
 	if [ "$ci" = 0 ] && [ "$(pj .pageblock_order)" != 9 ]; then
 		skip "direct compaction stalled$W" "none: the load's order-2 arrays are order 0 at pageblock order $(pj .pageblock_order)"
+	elif [ "$ci" = 0 ]; then
+		skip "direct compaction stalled$W" "none on this boot: the stall checks above compared nothing; the suite counts it"
 	elif [ "$ci" != none ]; then
 		check_pos "direct compaction stalled$W" "$ci" "order-2 allocations met free memory in holes"
 	fi

@@ -489,6 +489,11 @@ if [ -s "$OUT/s0/lock" ] && [ -s "$OUT/s5/lock" ] &&
 	echo "vmtest-oracle zone->lock hold, scale 0: $(cat "$OUT/s0/lock")"
 	echo "vmtest-oracle zone->lock hold, scale 5: $(cat "$OUT/s5/lock")"
 fi
+# boots the stalls load did not stall could not run the stall checks:
+# most must have (stalls-required.sh)
+sfiles=()
+for b in "${boots[@]}"; do sfiles+=("$OUT/$b/oracle"); done
+"$here/stalls-required.sh" vmtest-oracle "${sfiles[@]}" || failed=$((failed + 1))
 log "done in $((SECONDS - start))s (kernel: $kinfo)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

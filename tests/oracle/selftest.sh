@@ -165,4 +165,20 @@ must_fail_on long ".totals.irqs_off_ns.total = $((khi + 1))" \
 	irqs_off_ns.per_s "reclaim_stall_ns.total (exact lines)$SW" \
 	"compact_stall_ns$SW" "compact_stall_ns (exact lines)$SW" \
 	"reclaim_stall_ns$SW" "reclaim_stall_ns (exact lines)$SW"
+echo "== the stalls, boot by boot and over a suite"
+# a boot whose load stalled neither way could not run the stall checks;
+# stalls-required.sh holds a suite to stalls on half its boots at least
+st() {
+	printf 'oracle b direct reclaim stalled (stalls window): %s\noracle b direct compaction stalled (stalls window): %s\n' "$1" "$2"
+}
+st "pcptop=- kernel=5 PASS (x)" "pcptop=- kernel=9 PASS (x)" >"$TMP/st1"
+st "SKIP (none on this boot: x)" "SKIP (none on this boot: x)" >"$TMP/st2"
+st "pcptop=- kernel=0 FAIL (x)" "pcptop=- kernel=2 PASS (x)" >"$TMP/st3"
+tests/oracle/stalls-required.sh t "$TMP/st1" "$TMP/st2" >"$TMP/st.out"
+t_eq "stalls on 1 of 2 boots each way: stalls-required.sh passes" "$?" 0
+tests/oracle/stalls-required.sh t "$TMP/st1" "$TMP/st2" "$TMP/st3" >"$TMP/st.out"
+t_eq "reclaim on 1 of 3 boots: stalls-required.sh fails" "$?" 1
+t_check "  saying how many" -- grep -q '^t stalls: FAIL (reclaim stalled on 1 of 3 boots, compaction stalled on 2 of 3' "$TMP/st.out"
+tests/oracle/stalls-required.sh t "$TMP/st2" >"$TMP/st.out"
+t_eq "no stall on the one boot: stalls-required.sh fails" "$?" 1
 t_summary
