@@ -8,6 +8,17 @@
 
 # at least this share of the calls within one log2 bucket
 TIME_MATCH_MIN=0.99
+# check_times' inside rule's lower side, where the fprobe's window holds
+# pcptop's: the share of calls above half of the fprobe's time. Under
+# -icount (tests/oracle/run.sh) the rule's 99 %. tests/vm/run.sh's guests
+# run on the host's clock, two TCG VMs on two host cores: a host
+# preemption or a guest interrupt between the fprobe's stamp and
+# fentry's puts a call below half, and 96.2 % to 98.9 % were seen there
+# (free_ns on amd64 6.1, 6.16, 6.17, 6.18, arm64 7.3-16k, 2026-11-30 to
+# 12-01); it sets 95 %. That no longer tells a unit error on short calls
+# from the noise (tests/oracle/selftest.sh's thousandth: 98.4 %): the
+# exact lines of the oracle suite, under -icount, do.
+INSIDE_MATCH_MIN=${ORACLE_INSIDE_MATCH_MIN:-$TIME_MATCH_MIN}
 # tracepoint mode's calls, estimated from runs of page events: the error
 # docs/ACCURACY.md promises (measured: under 1 %)
 ESTIMATE_PCT=5
@@ -348,8 +359,11 @@ check_times() {
 		# pcptop's fentry/fexit window sits inside its window
 		local above below q
 		read -r above below q <<<"$(inside_shares "$TMP/p" "$TMP/k")"
-		share=$(awk -v a="$above" -v b="$below" 'BEGIN { print (a < b) ? a : b }')
-		what="$what; $(pct "$above") % at or below the fprobe-timed call holding them (its handlers run outside fentry/fexit) and $(pct "$below") % above half of it where that took over 2^$((q + 2)) ns (the handlers took under 2^$((q + 1)) ns in $(pct "$INSIDE_H_SHARE") % of the calls), >= $(pct "$TIME_MATCH_MIN") % needed"
+		# the upper side at the rule's share, the lower at its own
+		share=$below need=$INSIDE_MATCH_MIN
+		awk -v a="$above" -v m="$TIME_MATCH_MIN" 'BEGIN { exit !(a < m) }' &&
+			share=$above need=$TIME_MATCH_MIN
+		what="$what; $(pct "$above") % at or below the fprobe-timed call holding them (its handlers run outside fentry/fexit), >= $(pct "$TIME_MATCH_MIN") % needed, and $(pct "$below") % above half of it where that took over 2^$((q + 2)) ns (the handlers took under 2^$((q + 1)) ns in $(pct "$INSIDE_H_SHARE") % of the calls), >= $(pct "$INSIDE_MATCH_MIN") % needed"
 	elif [ "$rule" = around ] && ! awk -v s="$within" -v m="$TIME_MATCH_MIN" 'BEGIN { exit !(s >= m) }'; then
 		local above below q
 		q=$(awk -v h="$AROUND_H_NS" 'BEGIN { q = 0; while (2 ^ q < h) q++; print q }')
@@ -366,6 +380,13 @@ check_times() {
 		what="$what; $UNSEEN_WAITS waits the kernel counted and lock:contention_begin did not report (their spin is in pcptop's hold), so >= $(pct "$need") % needed"
 	else
 		what="$what, >= $(pct "$TIME_MATCH_MIN") % needed"
+	fi
+	# Under 100 calls a share of 99 % allows none off: one is allowed
+	# there (arm64 7.3: 17 of 18 reclaim stalls within two buckets)
+	if [ "$n_k" -lt 100 ] && [ "$n_k" -gt 1 ] &&
+	   ! awk -v s="$share" -v m="$need" 'BEGIN { exit !(s >= m) }'; then
+		need=$(awk -v n="$n_k" 'BEGIN { printf "%.4f", (n - 1) / n }')
+		what="$what; under 100 calls, all but one: >= $(pct "$need") %"
 	fi
 	if awk -v s="$share" -v m="$need" 'BEGIN { exit !(s >= m) }'; then
 		pass "$fig" "p50<=$(pj ".hist.\"$key\".p50")ns" "hist" "$what"
