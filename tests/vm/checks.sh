@@ -94,7 +94,7 @@ check_results() {
 	local cmax decay_calls refill hold fallback btf_rss=
 
 	[ "$(tagged "$logf" btf)" = yes ] || fails+=("no /sys/kernel/btf/vmlinux")
-	if [ "${K_SMP[$k]}" = 1 ]; then
+	if is_board "$k"; then
 		check_top "$logf"
 		check_btf "$logf"
 		check_btf_cache "$k" "$logf"

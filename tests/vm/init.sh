@@ -221,7 +221,7 @@ say stat_err </tmp/stat.err
 phase oracle
 sh /bin/oracle-guest.sh run --cross-check --latency
 
-# the boards of the matrix (smp 1) also check what a board needs
+# the boards of the matrix (smp 1, VMTEST_BOARDS in run.sh) also check what a board needs
 if [ "$(arg board 0)" = 1 ]; then
 	board_checks
 fi
