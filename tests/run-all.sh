@@ -3,7 +3,7 @@
 #
 # Runs the test suites `make test` promises and adds up their results, so
 # CI reads one closing "N passed, N failed" line for everything.
-# Usage: tests/run-all.sh [unit|oraclecheck|live|top|record|trace|schema|badinput|package|prom|fuzz|vm|vmrecord|vmlive|oracle|whatif|rehearsal ...]   (default: all of them)
+# Usage: tests/run-all.sh [unit|oraclecheck|live|top|record|trace|schema|badinput|package|prom|fuzz|vm|vmrecord|vmdiff|vmlive|oracle|whatif|rehearsal ...]   (default: all of them)
 # Environment: PCPTOP_BUILD (default build), FUZZ_SECONDS (per harness, 20)
 set -u
 cd "$(dirname "$0")/.."
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 suites=("$@")
 # the build the host suites use: make test SAN=1 points it at build/san
 B=${PCPTOP_BUILD:-build}
-[ ${#suites[@]} -eq 0 ] && suites=(unit oraclecheck live top record trace schema badinput package prom fuzz vm vmrecord vmlive oracle whatif rehearsal)
+[ ${#suites[@]} -eq 0 ] && suites=(unit oraclecheck live top record trace schema badinput package prom fuzz vm vmrecord vmdiff vmlive oracle whatif rehearsal)
 
 total_pass=0
 total_fail=0
@@ -37,6 +37,8 @@ for s in "${suites[@]}"; do
 	fuzz) cmd=(tests/fuzz/run.sh "${FUZZ_SECONDS:-20}") ;;
 	vm) cmd=(tests/vm/run.sh) ;;
 	vmrecord) cmd=(tests/record/vm-check.sh amd64-6.12) ;;
+	# diff of a 6.12 and a 7.3 recording: flush against flush
+	vmdiff) cmd=(tests/record/vm-diff.sh amd64-6.12 amd64-7.3) ;;
 	# the live checks where fentry attaches: this machine refuses it
 	vmlive) cmd=(tests/live/vm-check.sh amd64-6.12) ;;
 	oracle) cmd=(tests/oracle/run.sh) ;;
@@ -44,7 +46,7 @@ for s in "${suites[@]}"; do
 	whatif) cmd=(tests/whatif/run.sh) ;;
 	rehearsal) cmd=(tests/rehearsal/run.sh) ;;
 	*)
-		echo "run-all: unknown suite '$s' (unit, oraclecheck, live, top, record, schema, badinput, package, prom, fuzz, vm, vmrecord, vmlive, oracle, whatif, rehearsal)" >&2
+		echo "run-all: unknown suite '$s' (unit, oraclecheck, live, top, record, schema, badinput, package, prom, fuzz, vm, vmrecord, vmdiff, vmlive, oracle, whatif, rehearsal)" >&2
 		exit 2
 		;;
 	esac
