@@ -58,7 +58,8 @@ static const struct fig_desc bpf_figs[] = {
 		.avail = AVAIL_FN,
 		.est_events = EXACT, .est_pages = EXACT,
 		.ratios = {
-			{ "bulk_calls_per_flush", CNT_FLUSH_CALLS, CNT_FLUSHES },
+			{ "bulk_calls_per_flush", CNT_FLUSH_CALLS, CNT_FLUSHES,
+			  "calls" },
 		},
 		.extras = {
 			{ "bulk_calls", CNT_FLUSH_CALLS,
@@ -147,8 +148,10 @@ static const struct fig_desc bpf_figs[] = {
 		.hist = HIST_DECAY_PAGES, .total = -1,
 		.est_events = EXACT, .est_pages = EXACT,
 		.ratios = {
-			{ "high_before_avg", CNT_DECAY_HIGH_BEFORE, CNT_DECAY_CALLS },
-			{ "high_after_avg", CNT_DECAY_HIGH_AFTER, CNT_DECAY_CALLS },
+			{ "high_before_avg", CNT_DECAY_HIGH_BEFORE, CNT_DECAY_CALLS,
+			  "pages" },
+			{ "high_after_avg", CNT_DECAY_HIGH_AFTER, CNT_DECAY_CALLS,
+			  "pages" },
 		},
 		.extras = {
 			{ "trims", CNT_DECAY_TRIMS, "pcptop_decay_trims_total",

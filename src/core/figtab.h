@@ -122,6 +122,7 @@ struct fig_ratio {
 	const char *key;
 	int num;
 	int den;
+	const char *unit; /* what the ratio counts: "calls", "pages" */
 };
 
 #define FIG_MAX_RATIOS 2

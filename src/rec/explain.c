@@ -35,6 +35,9 @@ static const struct {
 	{ "pages", "the pages of " },
 	{ "calls", "the calls of " },
 	{ "chunks", "" },
+	{ "bulk_calls_per_flush", "the bulk calls per flush of " },
+	{ "high_before_avg", "the average high before a decay of " },
+	{ "high_after_avg", "the average high after a decay of " },
 };
 
 /* names of what is not a figtab row */
