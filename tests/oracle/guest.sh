@@ -303,6 +303,12 @@ memnote() {
 		"drains by reclaim $(kcount /proc/pcp_oracle drain_calls_reclaim)"
 }
 
+# pcp_pages CPU: the pages in CPU's pagesets, every zone's
+pcp_pages() {
+	awk -v c="$1" '$1 == "cpu:" { on = ($2 == c) } on && $1 == "count:" { n += $2 }
+		END { print n + 0 }' /proc/zoneinfo
+}
+
 # direct reclaim stalls, every zone's
 allocstalls() {
 	awk '/^allocstall_/ { n += $2 } END { print n + 0 }' /proc/vmstat
@@ -416,8 +422,17 @@ load() {
 	while [ $c -lt "$cpus" ]; do
 		if [ -e /sys/devices/system/cpu/cpu$c/online ]; then
 			# pages freed on CPU c fill its pcp lists, so going
-			# offline has something to drain however the rest went
-			taskset -c "$c" churn -m 4 -n 1 >/dev/null 2>&1
+			# offline has something to drain however the rest went;
+			# once a 4 MiB churn left them empty by the offline
+			# (kprobe-s5, 2026-12-01: a drain call, no chunk), so
+			# until /proc/zoneinfo shows pages there, 3 tries
+			t=0
+			while [ $t -lt 3 ]; do
+				taskset -c "$c" churn -m 4 -n 1 >/dev/null 2>&1
+				[ "$(pcp_pages "$c")" -gt 0 ] && break
+				t=$((t + 1))
+			done
+			echo "ORACLE:load:hotplug:cpu$c pcp pages $(pcp_pages "$c")"
 			echo 0 >/sys/devices/system/cpu/cpu$c/online
 			echo 1 >/sys/devices/system/cpu/cpu$c/online
 			echo "ORACLE:load:hotplug:cpu$c $(cat /sys/devices/system/cpu/cpu$c/online)"
