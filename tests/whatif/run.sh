@@ -68,7 +68,10 @@ KNOWN_DECAY_MAX=7
 #   per entry. Measured 2 and 3 buckets.
 KNOWN_P99_BUCKETS=3
 
-for t in jq qemu-system-x86_64 cpio gzip timeout; do
+# -r boots nothing: jq only
+tools=(jq)
+[ $reuse = 1 ] || tools+=(qemu-system-x86_64 cpio gzip timeout)
+for t in "${tools[@]}"; do
 	command -v "$t" >/dev/null || {
 		echo "whatif: missing $t (scripts/deps.sh)" >&2
 		exit 2
