@@ -315,11 +315,13 @@ stall_checks() {
 	case "$(mode_of compact)" in
 	fentry | kprobe)
 		# the kernel counts compact_stall where pcptop books a stall
-		# and, as check_count allows, one a probe run the kernel
-		# skipped (amd64 6.1: 544 against 548 with 7 skipped)
+		# (amd64 6.1 once 544 against 548: the stalls map's LRU
+		# dropped live entries, src/kernel/attach.c; not the probe
+		# runs the kernel skipped, which every program adds to: 108
+		# of them on amd64 6.16 beside 7 compaction stalls)
 		check_near "compact_stall_ns.samples = compact_stall$W" "$samples" \
-			"$(pj "$t.compact_stall.value")" "$((CPUS + MISSES))" \
-			"/proc/vmstat as pcptop sampled it, a stall a CPU in flight at an edge, one a probe run skipped ($MISSES recursion_misses)"
+			"$(pj "$t.compact_stall.value")" "$CPUS" \
+			"/proc/vmstat as pcptop sampled it, a stall a CPU in flight at an edge"
 		if have compact_lat; then
 			# both from the same tracepoint (the oracle's event records
 			# before pcptop's program runs: it was there first) to the
@@ -442,5 +444,5 @@ if grep -q '^ORACLE:sreport:{' "$TMP/lines"; then
 elif grep -q '^ORACLE:at:stalls' "$TMP/lines"; then
 	fail "stalls window" - - "the stalls phase ran and no ORACLE:sreport line came"
 else
-	skip "stalls window" "no stalls phase in this log (a guest before it)"
+	skip "stalls window" "no stalls phase in this log (left out on this row, or a guest before it)"
 fi
