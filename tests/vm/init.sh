@@ -230,7 +230,7 @@ say stat_err </tmp/stat.err
 # kernel's own counts of the same window (tests/oracle/guest.sh; the
 # host compares them in tests/oracle/check.sh)
 phase oracle
-sh /bin/oracle-guest.sh run --cross-check --latency
+ORACLE_STALLS=$(arg stalls 1) sh /bin/oracle-guest.sh run --cross-check --latency
 
 # the boards of the matrix (smp 1, VMTEST_BOARDS in run.sh) also check what a board needs
 if [ "$(arg board 0)" = 1 ]; then
