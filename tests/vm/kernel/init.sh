@@ -68,8 +68,12 @@ head -n 1 /tmp/stat.txt | say stat_text
 # every figure over a workload that drives every PCP path, beside the
 # kernel's own counts (/proc/pcp_oracle, tracefs): tests/oracle/guest.sh
 # pcptest.oracle=no: a boot that only proves where the scale comes from
+# pcptest.stalls=0: without the stalls window (tests/oracle/run.sh's
+# NO_STALLS)
 if ! grep -qw 'pcptest.oracle=no' /proc/cmdline; then
-	sh /bin/oracle-guest.sh run $opts
+	stalls=1
+	grep -qw 'pcptest.stalls=0' /proc/cmdline && stalls=0
+	ORACLE_STALLS=$stalls sh /bin/oracle-guest.sh run $opts
 fi
 
 # pcptop info text last: its first line is checked too
