@@ -35,9 +35,10 @@ static int flush(struct rec_tracer *rt)
 	if (!rt->buf.nr_events && !rt->buf.nr_losses)
 		return 0;
 	rt->buf.seq = rt->seq;
-	rec_trace_encode(&b, &rt->buf);
+	rec_trace_encode(&b, &rt->buf, REC_CHUNK_TRACE_PACKED);
 	err = b.err ? b.err :
-		      rec_write_chunk(rt->w, REC_CHUNK_TRACE, b.p, b.len);
+		      rec_write_chunk(rt->w, REC_CHUNK_TRACE_PACKED, b.p,
+				      b.len);
 	rb_free(&b);
 	if (err) {
 		rt->err = err;

@@ -22,7 +22,7 @@
 #define REC_MAGIC "PCPTOPRC"
 #define REC_MAGIC_LEN 8
 #define REC_VERSION_MAJOR 1
-#define REC_VERSION_MINOR 4
+#define REC_VERSION_MINOR 5
 
 /* docs/FORMAT.md: the fixed parts of the file */
 #define REC_PREAMBLE_LEN 16
@@ -70,6 +70,7 @@ enum rec_chunk_type {
 	REC_CHUNK_DETAIL = 4, /* 1.2+: latency, before its interval */
 	REC_CHUNK_SAMPLES = 5, /* 1.3+: sampled series, before its interval */
 	REC_CHUNK_TRACE = 6, /* 1.4+: record --trace (rectrace_chunk.h) */
+	REC_CHUNK_TRACE_PACKED = 7, /* 1.5+: the same, events packed */
 };
 
 /* the shape of the per-CPU arrays, as the writer's bpf/pcptop.h had it */
