@@ -211,6 +211,9 @@ int rec_write_end(struct rec_writer *w, const struct rec_header *h,
 /* one chunk of any type: for tests and for chunk types to come */
 int rec_write_chunk(struct rec_writer *w, uint16_t type, const void *data,
 		    size_t len);
+/* the same at zlib's level (Z_BEST_SPEED ... Z_BEST_COMPRESSION) */
+int rec_write_chunk_level(struct rec_writer *w, uint16_t type, const void *data,
+			  size_t len, int level);
 /* fsync: at the end of a recording and when a signal ends it */
 int rec_writer_sync(struct rec_writer *w);
 /* 0 or -errno of the last close() */

@@ -22,6 +22,8 @@
 #define REC_TRACE_LOSS_LEN 32
 /* a writer flushes a chunk at this many events: 6 MiB inflated */
 #define REC_TRACE_CHUNK_EVENTS (256u << 10)
+/* the recorder's zlib level for them: Z_BEST_SPEED */
+#define REC_TRACE_ZLIB_LEVEL 1
 /* payload, type, path or zone bytes that say "not known" */
 #define REC_TRACE_UNKNOWN 0xff
 
