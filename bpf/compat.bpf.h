@@ -358,11 +358,10 @@ static __always_inline __u32 compat_page_zone_bits(void)
 	return (64 - node_shift - zone_shift) << 8 | zone_shift;
 }
 
-/* zone_idx(page_zone(page)), or -1; *nid gets page_to_nid() */
-static __always_inline int compat_page_zone(const struct page *page, __u32 bits,
-					    int *nid)
+/* zone_idx() of the zone page->flags names, or -1; *nid gets the node */
+static __always_inline int compat_flags_zone(unsigned long flags, __u32 bits,
+					     int *nid)
 {
-	unsigned long flags = compat_page_flags(page);
 	__u32 shift = bits >> 8, width = bits & 0xff;
 
 	*nid = 0;
@@ -371,6 +370,13 @@ static __always_inline int compat_page_zone(const struct page *page, __u32 bits,
 	if (shift + width < 64)
 		*nid = (int)(flags >> (shift + width));
 	return (int)((flags >> shift) & ((1ul << width) - 1));
+}
+
+/* zone_idx(page_zone(page)), or -1; *nid gets page_to_nid() */
+static __always_inline int compat_page_zone(const struct page *page, __u32 bits,
+					    int *nid)
+{
+	return compat_flags_zone(compat_page_flags(page), bits, nid);
 }
 
 #endif /* PCPTOP_COMPAT_BPF_H */

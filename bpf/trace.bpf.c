@@ -67,6 +67,41 @@ static __u32 zone_bits;
 const volatile __u32 fn_commit = 0;
 
 /*
+ * set by the loader before the load: the tracepoints are tp_btf, whose
+ * page the program reads as memory; a raw_tp twin reads it through
+ * bpf_probe_read_kernel(), a helper call an event (the verifier drops
+ * the branch the value rules out)
+ */
+const volatile __u32 tp_direct = 0;
+
+/* compat_page_zone_bits(), worked out at the first event */
+static __always_inline __u32 page_zone_bits(void)
+{
+	__u32 bits = zone_bits;
+
+	if (!bits) {
+		bits = compat_page_zone_bits();
+		zone_bits = bits;
+	}
+	return bits;
+}
+
+/*
+ * page->flags, read as memory where the argument is the kernel's typed
+ * pointer (tp_btf, fentry): each event of a trace pays for what it reads,
+ * and a probe read is a helper call
+ */
+static __always_inline unsigned long page_flags(const struct page *page,
+						bool direct)
+{
+	if (!direct)
+		return compat_page_flags(page);
+	if (bpf_core_field_exists(struct page___memdesc, flags))
+		return ((const struct page___memdesc *)page)->flags.f;
+	return page->flags;
+}
+
+/*
  * done: the zones whose pageset this CPU's first free has read
  * (seed_once()); zero: always 0, a count the verifier does not know
  * starts there, so a walk's states converge (a count starting at a
@@ -123,7 +158,6 @@ static __always_inline int page_event(int type, const struct page *page,
 				      unsigned int order, int mt)
 {
 	struct pcptrace_event *e;
-	__u32 bits = zone_bits;
 	int zone, nid;
 
 	/*
@@ -137,11 +171,8 @@ static __always_inline int page_event(int type, const struct page *page,
 	e = reserve(sizeof(*e), type, bpf_get_smp_processor_id());
 	if (!e)
 		return 0;
-	if (!bits) {
-		bits = compat_page_zone_bits();
-		zone_bits = bits;
-	}
-	zone = compat_page_zone(page, bits, &nid);
+	zone = compat_flags_zone(page_flags(page, tp_direct), page_zone_bits(),
+				 &nid);
 	if (zone >= 0 && zone < PCPTOP_MAX_ZONES)
 		e->zone = zone;
 	e->nid = nid;
@@ -376,9 +407,9 @@ static __always_inline void seed_once(struct per_cpu_pages *pcp, int idx,
  * lists flush in small calls (bonnie++ at scale 5, 1 CPU: 20756 bulk
  * frees where a replay blind to the flags made 350)
  */
-static __always_inline __u8 zone_flags_of(struct zone *zone)
+static __always_inline __u8 zone_flags_of(struct zone *zone, bool direct)
 {
-	unsigned long f = BPF_CORE_READ(zone, flags);
+	unsigned long f = direct ? zone->flags : BPF_CORE_READ(zone, flags);
 	__u8 z = PCPT_ZF_VALID;
 
 	if (bpf_core_enum_value_exists(enum zone_flags, ZONE_BELOW_HIGH) &&
@@ -390,16 +421,26 @@ static __always_inline __u8 zone_flags_of(struct zone *zone)
 	return z;
 }
 
-/* a pcp free, seen under the pcp lock: caller PLAIN (0) */
+/*
+ * a pcp free, seen under the pcp lock: caller PLAIN (0). direct: fentry,
+ * whose arguments are read as memory; the zone's index then comes from
+ * page->flags, as the allocations' does (the commit's zone is
+ * page_zone(page)), not from zone_idx()'s two probe reads
+ */
 static __always_inline int on_commit(struct zone *zone,
 				     struct per_cpu_pages *pcp,
-				     unsigned int order, int mt)
+				     const struct page *page,
+				     unsigned int order, int mt, bool direct)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct pcptrace_event *e;
-	int idx;
+	int idx = -1, nid;
 
-	idx = compat_zone_idx(zone);
+	if (direct)
+		idx = compat_flags_zone(page_flags(page, true),
+					page_zone_bits(), &nid);
+	if (idx < 0)
+		idx = compat_zone_idx(zone);
 	if (idx < 0 || idx >= PCPTOP_ZONE_UNKNOWN)
 		idx = PCPT_ZONE_UNKNOWN;
 	else
@@ -411,7 +452,7 @@ static __always_inline int on_commit(struct zone *zone,
 	e->order = order;
 	e->migratetype = mt >= 0 && mt < PCPT_MT_UNKNOWN ? mt : PCPT_MT_UNKNOWN;
 	e->path = 0; /* PCPM_PATH_PCP */
-	e->zflags = zone_flags_of(zone);
+	e->zflags = zone_flags_of(zone, direct);
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	return 0;
 }
@@ -420,12 +461,12 @@ SEC("fentry/free_unref_page_commit")
 int BPF_PROG(tf_commit, struct zone *zone, struct per_cpu_pages *pcp,
 	     struct page *page, int migratetype, unsigned int order)
 {
-	return on_commit(zone, pcp, order, migratetype);
+	return on_commit(zone, pcp, page, order, migratetype, true);
 }
 
 SEC("kprobe/free_unref_page_commit")
 int BPF_KPROBE(tk_commit, struct zone *zone, struct per_cpu_pages *pcp,
 	       struct page *page, int migratetype, unsigned int order)
 {
-	return on_commit(zone, pcp, order, migratetype);
+	return on_commit(zone, pcp, page, order, migratetype, false);
 }

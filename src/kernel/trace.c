@@ -136,6 +136,7 @@ static void set_autoload(struct trace *t, bool raw_tp, int mode)
 			t->hooks |= p->hook;
 	}
 	s->rodata->fn_commit = commit;
+	s->rodata->tp_direct = !raw_tp;
 }
 
 /* one open, load and attach with the function probes in mode; 0 or -errno */

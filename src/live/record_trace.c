@@ -35,9 +35,16 @@ static int flush(struct rec_tracer *rt)
 	if (!rt->buf.nr_events && !rt->buf.nr_losses)
 		return 0;
 	rt->buf.seq = rt->seq;
-	rec_trace_encode(&b, &rt->buf);
+	rec_trace_encode(&b, &rt->buf, REC_CHUNK_TRACE_PACKED);
+	/*
+	 * zlib's fastest level: on the packed events it takes about half
+	 * the instructions of its default for a third more bytes
+	 * (docs/PERFORMANCE.md, "record --trace"), and the recorder runs on
+	 * the CPUs it traces
+	 */
 	err = b.err ? b.err :
-		      rec_write_chunk(rt->w, REC_CHUNK_TRACE, b.p, b.len);
+		      rec_write_chunk_level(rt->w, REC_CHUNK_TRACE_PACKED, b.p,
+					    b.len, REC_TRACE_ZLIB_LEVEL);
 	rb_free(&b);
 	if (err) {
 		rt->err = err;

@@ -22,7 +22,7 @@
 #define REC_MAGIC "PCPTOPRC"
 #define REC_MAGIC_LEN 8
 #define REC_VERSION_MAJOR 1
-#define REC_VERSION_MINOR 4
+#define REC_VERSION_MINOR 5
 
 /* docs/FORMAT.md: the fixed parts of the file */
 #define REC_PREAMBLE_LEN 16
@@ -70,6 +70,7 @@ enum rec_chunk_type {
 	REC_CHUNK_DETAIL = 4, /* 1.2+: latency, before its interval */
 	REC_CHUNK_SAMPLES = 5, /* 1.3+: sampled series, before its interval */
 	REC_CHUNK_TRACE = 6, /* 1.4+: record --trace (rectrace_chunk.h) */
+	REC_CHUNK_TRACE_PACKED = 7, /* 1.5+: the same, events packed */
 };
 
 /* the shape of the per-CPU arrays, as the writer's bpf/pcptop.h had it */
@@ -210,6 +211,9 @@ int rec_write_end(struct rec_writer *w, const struct rec_header *h,
 /* one chunk of any type: for tests and for chunk types to come */
 int rec_write_chunk(struct rec_writer *w, uint16_t type, const void *data,
 		    size_t len);
+/* the same at zlib's level (Z_BEST_SPEED ... Z_BEST_COMPRESSION) */
+int rec_write_chunk_level(struct rec_writer *w, uint16_t type, const void *data,
+			  size_t len, int level);
 /* fsync: at the end of a recording and when a signal ends it */
 int rec_writer_sync(struct rec_writer *w);
 /* 0 or -errno of the last close() */

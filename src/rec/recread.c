@@ -457,6 +457,7 @@ int rec_next(struct rec_reader *r, struct rec_item *it)
 			r->samples_pending = true;
 			break;
 		case REC_CHUNK_TRACE:
+		case REC_CHUNK_TRACE_PACKED:
 			if (!r->want_trace)
 				break;
 			it->data = r->raw;

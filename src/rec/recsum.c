@@ -190,9 +190,11 @@ int rec_summary_load(const char *path, struct rec_summary *s, char *msg,
 			s->end = it.end;
 			continue;
 		}
-		if (it.type == REC_CHUNK_TRACE) {
+		if (it.type == REC_CHUNK_TRACE ||
+		    it.type == REC_CHUNK_TRACE_PACKED) {
 			/* a bad trace ends the readable prefix, as any chunk */
-			if (rec_trace_tally_add(&s->trace, it.data, it.len)) {
+			if (rec_trace_tally_add(&s->trace, it.type, it.data,
+						it.len)) {
 				err = -EBADMSG;
 				snprintf(r.msg, sizeof(r.msg),
 					 "trace chunk %u is malformed",

@@ -98,7 +98,101 @@ void rec_trace_chunk_free(struct rec_trace_chunk *c)
 	memset(c, 0, sizeof(*c));
 }
 
-void rec_trace_encode(struct rbuf *b, const struct rec_trace_chunk *c)
+/*
+ * Packed events (chunk type 7, format 1.5): a churn of allocations and
+ * frees cost the recorder about as many instructions in zlib as the
+ * kernel spent in the BPF programs, on 24 bytes an event that were mostly
+ * a time and fields unchanged since the last event of that type. Here an
+ * event is a flag byte, the time as a zigzag varint of its distance from
+ * the last event's (negative when the ring buffer's order is not time's),
+ * then only what differs from the last event of its type: 2 to 4 bytes
+ * for most, and zlib's work follows the bytes.
+ */
+#define PACK_TYPE 0x1f /* the type: 5 bits */
+#define PACK_ATTRS 0x20 /* cpu (varint) and the six u8 fields follow */
+#define PACK_PAYLOAD 0x40 /* a varint payload follows (else 0) */
+#define PACK_VARINT_MAX 10 /* bytes of a 64-bit varint */
+
+/* cpu and the u8 fields, one word to compare */
+static uint64_t attrs_of(const struct pcpmodel_event *e)
+{
+	return (uint64_t)e->cpu << 48 | (uint64_t)e->zone << 40 |
+	       (uint64_t)e->order << 32 | (uint64_t)e->migratetype << 24 |
+	       (uint64_t)e->path << 16 | (uint64_t)e->reason << 8 | e->caller;
+}
+
+static void attrs_to(struct pcpmodel_event *e, uint64_t a)
+{
+	e->cpu = (uint16_t)(a >> 48);
+	e->zone = (uint8_t)(a >> 40);
+	e->order = (uint8_t)(a >> 32);
+	e->migratetype = (uint8_t)(a >> 24);
+	e->path = (uint8_t)(a >> 16);
+	e->reason = (uint8_t)(a >> 8);
+	e->caller = (uint8_t)a;
+}
+
+static unsigned char *put_varint(unsigned char *q, uint64_t v)
+{
+	while (v >= 0x80) {
+		*q++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*q++ = (unsigned char)v;
+	return q;
+}
+
+/* 1 + time + cpu + 6 fields + payload: an event's largest packing */
+#define PACK_EVENT_MAX (1 + PACK_VARINT_MAX + 3 + 6 + 5)
+
+static void encode_packed(struct rbuf *b, const struct rec_trace_chunk *c)
+{
+	uint64_t last[PACK_TYPE + 1] = { 0 }, prev = c->t0_ns, a, d;
+	size_t start = b->len, i;
+	unsigned char *q, *q0;
+	uint32_t v;
+
+	for (i = 0; i < c->nr_events; i++) {
+		const struct pcpmodel_event *e = &c->events[i];
+
+		if (e->type > PACK_TYPE) {
+			b->err = b->err ? b->err : -ERANGE;
+			return;
+		}
+		q0 = q = rb_grow(b, PACK_EVENT_MAX);
+		if (!q)
+			return;
+		a = attrs_of(e);
+		*q++ = e->type | (a != last[e->type] ? PACK_ATTRS : 0) |
+		       (e->payload ? PACK_PAYLOAD : 0);
+		/* zigzag: a small step back costs as little as one forward */
+		d = e->time_ns - prev;
+		q = put_varint(q, (d << 1) ^ (uint64_t) - (int64_t)(d >> 63));
+		prev = e->time_ns;
+		if (a != last[e->type]) {
+			last[e->type] = a;
+			q = put_varint(q, e->cpu);
+			q[0] = e->zone;
+			q[1] = e->order;
+			q[2] = e->migratetype;
+			q[3] = e->path;
+			q[4] = e->reason;
+			q[5] = e->caller;
+			q += 6;
+		}
+		if (e->payload)
+			q = put_varint(q, e->payload);
+		/* give back what this event did not use */
+		b->len -= PACK_EVENT_MAX - (size_t)(q - q0);
+	}
+	/* the fixed part's event bytes, at offset 40 */
+	v = htole32((uint32_t)(b->len - start));
+	if (!b->err)
+		memcpy(b->p + start - 8, &v, sizeof(v));
+}
+
+void rec_trace_encode(struct rbuf *b, const struct rec_trace_chunk *c,
+		      uint16_t type)
 {
 	size_t i, l;
 
@@ -111,8 +205,11 @@ void rec_trace_encode(struct rbuf *b, const struct rec_trace_chunk *c)
 	rb_u32(b, (uint32_t)c->nr_pcp);
 	rb_u32(b, (uint32_t)c->nr_zones);
 	rb_u32(b, (uint32_t)c->nr_losses);
+	/* type 7: the events' bytes (encode_packed() fills it in) */
 	rb_u64(b, 0);
-	for (i = 0; i < c->nr_events; i++) {
+	if (type == REC_CHUNK_TRACE_PACKED)
+		encode_packed(b, c);
+	for (i = 0; type == REC_CHUNK_TRACE && i < c->nr_events; i++) {
 		const struct pcpmodel_event *e = &c->events[i];
 		/* 7 bytes and 3 reserved: 24 in all */
 		unsigned char tail[10] = { e->type,	   e->zone, e->order,
@@ -229,11 +326,74 @@ static void decode_event(struct rcur *cur, struct pcpmodel_event *e,
 		e->payload += (uint32_t)zone_base;
 }
 
-int rec_trace_decode(const unsigned char *p, size_t len,
+/* a varint of at most 64 bits; 0 and cur->bad past the end or too long */
+static uint64_t rc_varint(struct rcur *cur)
+{
+	const unsigned char *b;
+	uint64_t v = 0;
+	unsigned int shift;
+
+	for (shift = 0; shift < 64; shift += 7) {
+		b = rc_take(cur, 1);
+		if (!b)
+			return 0;
+		v |= (uint64_t)(*b & 0x7f) << shift;
+		if (!(*b & 0x80))
+			return v;
+	}
+	cur->bad = true;
+	return 0;
+}
+
+/* encode_packed()'s events, exactly its bytes; false when they are not */
+static bool decode_packed(struct rcur *cur, struct rec_trace_chunk *c,
+			  uint64_t ne, uint64_t t0)
+{
+	uint64_t last[PACK_TYPE + 1] = { 0 }, prev = t0, d, v;
+	const unsigned char *f, *u8s;
+	size_t i;
+
+	for (i = 0; i < ne; i++) {
+		struct pcpmodel_event *e = &c->events[c->nr_events + i];
+
+		memset(e, 0, sizeof(*e));
+		f = rc_take(cur, 1);
+		if (!f || (*f & ~(PACK_TYPE | PACK_ATTRS | PACK_PAYLOAD)))
+			return false;
+		e->type = *f & PACK_TYPE;
+		d = rc_varint(cur);
+		prev += (d >> 1) ^ (uint64_t) - (int64_t)(d & 1);
+		e->time_ns = prev;
+		if (*f & PACK_ATTRS) {
+			v = rc_varint(cur);
+			u8s = rc_take(cur, 6);
+			if (!u8s || v > UINT16_MAX)
+				return false;
+			last[e->type] = v << 48 | (uint64_t)u8s[0] << 40 |
+					(uint64_t)u8s[1] << 32 |
+					(uint64_t)u8s[2] << 24 |
+					(uint64_t)u8s[3] << 16 |
+					(uint64_t)u8s[4] << 8 | u8s[5];
+		}
+		attrs_to(e, last[e->type]);
+		if (*f & PACK_PAYLOAD) {
+			v = rc_varint(cur);
+			if (!v || v > UINT32_MAX)
+				return false;
+			e->payload = (uint32_t)v;
+		}
+		if (cur->bad)
+			return false;
+	}
+	return !rc_left(cur);
+}
+
+int rec_trace_decode(uint16_t type, const unsigned char *p, size_t len,
 		     struct rec_trace_chunk *c, char *msg, size_t msg_len)
 {
-	uint64_t ne, np, nz, nl, want;
+	uint64_t ne, np, nz, nl, want, ebytes;
 	size_t pcp_base = c->nr_pcp, zone_base = c->nr_zones, i, l;
+	bool packed = type == REC_CHUNK_TRACE_PACKED;
 	uint32_t fixed;
 	struct rcur cur;
 	int err;
@@ -248,10 +408,16 @@ int rec_trace_decode(const unsigned char *p, size_t len,
 	np = rc_u32(&cur);
 	nz = rc_u32(&cur);
 	nl = rc_u32(&cur);
+	ebytes = rc_u32(&cur);
 	if (cur.bad || fixed < REC_TRACE_FIXED_LEN ||
 	    fixed > REC_TRACE_FIXED_MAX || fixed > len)
 		return bad(msg, msg_len, "fixed part", len);
-	want = fixed + ne * REC_TRACE_EVENT_LEN + np * REC_TRACE_PCP_LEN +
+	if (!packed)
+		ebytes = ne * REC_TRACE_EVENT_LEN;
+	/* a packed event takes 2 bytes at least */
+	else if (ebytes < 2 * ne)
+		return bad(msg, msg_len, "fewer event bytes than events", len);
+	want = fixed + ebytes + np * REC_TRACE_PCP_LEN +
 	       nz * REC_TRACE_ZONE_LEN + nl * REC_TRACE_LOSS_LEN;
 	if (want != len)
 		return bad(msg, msg_len, "length does not match its counts",
@@ -259,12 +425,25 @@ int rec_trace_decode(const unsigned char *p, size_t len,
 	err = reserve_all(c, ne, np, nz, nl);
 	if (err)
 		return err;
-	rc_init(&cur, p + fixed, len - fixed);
+	if (packed) {
+		rc_init(&cur, p + fixed, (size_t)ebytes);
+		if (!decode_packed(&cur, c, ne, c->t0_ns))
+			return bad(msg, msg_len, "packed events", len);
+	}
+	rc_init(&cur, p + fixed + (packed ? ebytes : 0),
+		len - fixed - (packed ? ebytes : 0));
 	for (i = 0; i < ne; i++) {
 		struct pcpmodel_event *e = &c->events[c->nr_events + i];
 
-		memset(e, 0, sizeof(*e));
-		decode_event(&cur, e, pcp_base, zone_base);
+		if (packed) {
+			if (e->type == PCPM_EV_SNAPSHOT)
+				e->payload += (uint32_t)pcp_base;
+			else if (e->type == PCPM_EV_ZONE_STATE)
+				e->payload += (uint32_t)zone_base;
+		} else {
+			memset(e, 0, sizeof(*e));
+			decode_event(&cur, e, pcp_base, zone_base);
+		}
 		if ((e->type == PCPM_EV_SNAPSHOT &&
 		     e->payload - pcp_base >= np) ||
 		    (e->type == PCPM_EV_ZONE_STATE &&
@@ -333,15 +512,15 @@ int rec_trace_decode(const unsigned char *p, size_t len,
 	return 0;
 }
 
-int rec_trace_tally_add(struct rec_trace_tally *t, const unsigned char *p,
-			size_t len)
+int rec_trace_tally_add(struct rec_trace_tally *t, uint16_t type,
+			const unsigned char *p, size_t len)
 {
 	struct rec_trace_chunk c = { 0 };
 	char msg[REC_ERR_LEN];
 	size_t i;
 	int err;
 
-	err = rec_trace_decode(p, len, &c, msg, sizeof(msg));
+	err = rec_trace_decode(type, p, len, &c, msg, sizeof(msg));
 	if (err)
 		goto out;
 	t->chunks++;

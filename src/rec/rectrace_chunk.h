@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The trace chunk (type 6, format 1.4; docs/FORMAT.md): record --trace's
- * events, the pageset and zone states its snapshots point at, and the
- * losses, as the writer buffers them and as the reader gathers them.
+ * The trace chunk (type 6, format 1.4; packed, type 7, 1.5;
+ * docs/FORMAT.md): record --trace's events, the pageset and zone states
+ * its snapshots point at, and the losses, as the writer buffers them and
+ * as the reader gathers them.
  * Libbpf-free: the unit tests write and read it.
  */
 #ifndef PCPTOP_RECTRACE_CHUNK_H
@@ -21,6 +22,8 @@
 #define REC_TRACE_LOSS_LEN 32
 /* a writer flushes a chunk at this many events: 6 MiB inflated */
 #define REC_TRACE_CHUNK_EVENTS (256u << 10)
+/* the recorder's zlib level for them: Z_BEST_SPEED */
+#define REC_TRACE_ZLIB_LEVEL 1
 /* payload, type, path or zone bytes that say "not known" */
 #define REC_TRACE_UNKNOWN 0xff
 
@@ -56,12 +59,17 @@ void rec_trace_chunk_reset(struct rec_trace_chunk *c);
 void rec_trace_chunk_free(struct rec_trace_chunk *c);
 
 struct rbuf;
-void rec_trace_encode(struct rbuf *b, const struct rec_trace_chunk *c);
+/*
+ * type: REC_CHUNK_TRACE_PACKED, what the recorder writes, or
+ * REC_CHUNK_TRACE, 1.4's 24-byte events (kept for the tests of old files)
+ */
+void rec_trace_encode(struct rbuf *b, const struct rec_trace_chunk *c,
+		      uint16_t type);
 /*
  * Append one chunk's payload to c (its payload indexes rebased onto c's
  * states, its settings into c's); 0, -EBADMSG (msg says what), -ENOMEM.
  */
-int rec_trace_decode(const unsigned char *p, size_t len,
+int rec_trace_decode(uint16_t type, const unsigned char *p, size_t len,
 		     struct rec_trace_chunk *c, char *msg, size_t msg_len);
 
 /* what report says of a trace, added up chunk by chunk without keeping it */
@@ -84,7 +92,7 @@ static inline double secs_between(uint64_t a, uint64_t b)
 }
 
 /* one chunk's payload into t; 0 or -EBADMSG */
-int rec_trace_tally_add(struct rec_trace_tally *t, const unsigned char *p,
-			size_t len);
+int rec_trace_tally_add(struct rec_trace_tally *t, uint16_t type,
+			const unsigned char *p, size_t len);
 
 #endif /* PCPTOP_RECTRACE_CHUNK_H */

@@ -351,10 +351,12 @@ int rec_trace_load(const char *path, struct rec_trace *t, char *msg,
 		}
 		if (it.type == REC_CHUNK_NONE)
 			break;
-		if (it.type != REC_CHUNK_TRACE)
+		if (it.type != REC_CHUNK_TRACE &&
+		    it.type != REC_CHUNK_TRACE_PACKED)
 			continue;
 		any = true;
-		err = rec_trace_decode(it.data, it.len, &c, msg, msg_len);
+		err = rec_trace_decode(it.type, it.data, it.len, &c, msg,
+				       msg_len);
 		if (err == -EBADMSG) {
 			/* a chunk that checks out whole but reads wrong */
 			err = -EINVAL;

@@ -50,6 +50,12 @@ void rec_header_init(struct rec_header *h, int nr_cpus)
 int rec_write_chunk(struct rec_writer *w, uint16_t type, const void *data,
 		    size_t len)
 {
+	return rec_write_chunk_level(w, type, data, len, Z_DEFAULT_COMPRESSION);
+}
+
+int rec_write_chunk_level(struct rec_writer *w, uint16_t type, const void *data,
+			  size_t len, int level)
+{
 	unsigned char hdr[REC_CHUNK_HDR_LEN];
 	struct rbuf hb = {};
 	uLongf clen = compressBound(len);
@@ -61,7 +67,7 @@ int rec_write_chunk(struct rec_writer *w, uint16_t type, const void *data,
 	err = rb_reserve(&w->zbuf, &w->zbuf_len, clen);
 	if (err)
 		return err;
-	if (compress2(w->zbuf, &clen, data, len, Z_DEFAULT_COMPRESSION) != Z_OK)
+	if (compress2(w->zbuf, &clen, data, len, level) != Z_OK)
 		return -EIO;
 
 	rb_u32(&hb, REC_CHUNK_MAGIC);

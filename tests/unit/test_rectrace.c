@@ -36,13 +36,16 @@ static struct pcpmodel_event ev(uint64_t t, int type, int cpu, int order,
 	return e;
 }
 
+/* what write_chunk() writes: the recorder's packed events, or 1.4's */
+static uint16_t chunk_type = REC_CHUNK_TRACE_PACKED;
+
 static int write_chunk(struct rec_writer *w, struct rec_trace_chunk *c)
 {
 	struct rbuf b = { 0 };
 	int err;
 
-	rec_trace_encode(&b, c);
-	err = b.err ? b.err : rec_write_chunk(w, REC_CHUNK_TRACE, b.p, b.len);
+	rec_trace_encode(&b, c, chunk_type);
+	err = b.err ? b.err : rec_write_chunk(w, chunk_type, b.p, b.len);
 	rb_free(&b);
 	rec_trace_chunk_reset(c);
 	return err;
@@ -160,6 +163,147 @@ static void test_rectrace_round_trip(void)
 	rec_trace_free(&t);
 }
 
+/* a 1.4 recording's 24-byte events read as they did */
+static void test_rectrace_round_trip_14(void)
+{
+	chunk_type = REC_CHUNK_TRACE;
+	test_rectrace_round_trip();
+	chunk_type = REC_CHUNK_TRACE_PACKED;
+}
+
+/*
+ * Packed events read back as the 24-byte ones do, field for field: times
+ * out of order and far apart, every field changing alone, a CPU past a
+ * varint byte, payloads, a type past the enum
+ */
+static void test_rectrace_packed(void)
+{
+	struct rec_trace_chunk c = { .hooks = HOOKS, .t0_ns = T0 };
+	struct rec_trace_chunk flat = { 0 }, packed = { 0 };
+	struct pcpmodel_zone_state zs = { .free_pages = 1 };
+	struct pcpmodel_pcp_state st = { .count = 1 };
+	struct rbuf b = { 0 }, bf = { 0 };
+	struct pcpmodel_event x;
+	char msg[320];
+	unsigned int seed = 1, i;
+
+	for (i = 0; i < 2000; i++) {
+		seed = seed * 1103515245u + 12345u;
+		x = ev(T0 + i * 1000 - (seed >> 20) % 3000, (seed >> 8) % 6,
+		       (seed >> 12) % 7 ? 0 : (seed >> 4) % 300,
+		       (seed >> 16) % 5 ? 0 : (seed >> 6) % 11,
+		       (seed >> 14) % 3);
+		if (!(seed % 13))
+			x.reason = (uint8_t)(seed >> 24);
+		if (!(seed % 17))
+			x.caller = (uint8_t)(seed >> 25);
+		if (!(seed % 19))
+			x.zone = PCPT_ZONE_UNKNOWN;
+		if (!(seed % 23))
+			x.type = 31;
+		if (!(seed % 29))
+			x.time_ns = seed % 2 ? 0 : UINT64_MAX;
+		CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+		if (!(seed % 31))
+			CHECK_EQ_INT(rec_trace_add_pcp(&c, T0 + i, i % 4, 1,
+						       &st),
+				     0);
+		if (!(seed % 37))
+			CHECK_EQ_INT(rec_trace_add_zone(&c, T0 + i, 2, &zs), 0);
+	}
+	rec_trace_encode(&b, &c, REC_CHUNK_TRACE_PACKED);
+	rec_trace_encode(&bf, &c, REC_CHUNK_TRACE);
+	REQUIRE(!b.err && !bf.err);
+	/* smaller, even with a field changing every few events */
+	CHECK(b.len < bf.len);
+	/* twice: the second's payloads rebased past the first's states */
+	for (i = 0; i < 2; i++) {
+		CHECK_EQ_INT(rec_trace_decode(REC_CHUNK_TRACE_PACKED, b.p,
+					      b.len, &packed, msg, sizeof(msg)),
+			     0);
+		CHECK_EQ_INT(rec_trace_decode(REC_CHUNK_TRACE, bf.p, bf.len,
+					      &flat, msg, sizeof(msg)),
+			     0);
+	}
+	REQUIRE(packed.nr_events == flat.nr_events);
+	CHECK_EQ_U64(packed.nr_events, 2 * c.nr_events);
+	CHECK_EQ_U64(packed.nr_pcp, 2 * c.nr_pcp);
+	CHECK_EQ_U64(packed.nr_zones, 2 * c.nr_zones);
+	CHECK(!memcmp(packed.events, flat.events,
+		      flat.nr_events * sizeof(*flat.events)));
+	/* an event type past 5 bits cannot be packed */
+	x.type = 32;
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	rb_free(&b);
+	rec_trace_encode(&b, &c, REC_CHUNK_TRACE_PACKED);
+	CHECK_EQ_INT(b.err, -ERANGE);
+	rb_free(&b);
+	rb_free(&bf);
+	rec_trace_chunk_free(&c);
+	rec_trace_chunk_free(&flat);
+	rec_trace_chunk_free(&packed);
+}
+
+/* packed events that do not read: each refused, nothing added */
+static void test_rectrace_packed_bad(void)
+{
+	struct rec_trace_chunk c = { .t0_ns = T0 }, out = { 0 };
+	struct pcpmodel_event x = ev(T0 + 5, PCPM_EV_FREE, 0, 0, 1);
+	const size_t f = REC_TRACE_FIXED_LEN;
+	unsigned char *p;
+	struct rbuf b = { 0 };
+	char msg[320];
+	uint32_t v;
+
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	x.time_ns += 200; /* a 2-byte varint */
+	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
+	rec_trace_encode(&b, &c, REC_CHUNK_TRACE_PACKED);
+	REQUIRE(!b.err);
+	/* flag, 1-byte time, cpu, 6 fields; flag, 2-byte time */
+	CHECK_EQ_U64(b.len, f + 9 + 3);
+	REQUIRE((p = malloc(b.len + 1)) != NULL);
+	CHECK_EQ_INT(rec_trace_decode(REC_CHUNK_TRACE_PACKED, b.p, b.len, &out,
+				      msg, sizeof(msg)),
+		     0);
+	CHECK_EQ_U64(out.events[1].time_ns, T0 + 205);
+	/* read as 1.4's layout: its length does not add up */
+	CHECK_EQ_INT(rec_trace_decode(REC_CHUNK_TRACE, b.p, b.len, &out, msg,
+				      sizeof(msg)),
+		     -EBADMSG);
+	/* a reserved flag bit */
+	memcpy(p, b.p, b.len);
+	p[f] |= 0x80;
+	CHECK_EQ_INT(rec_trace_decode(REC_CHUNK_TRACE_PACKED, p, b.len, &out,
+				      msg, sizeof(msg)),
+		     -EBADMSG);
+	/* the last varint cut: its last byte says more follows */
+	memcpy(p, b.p, b.len);
+	p[b.len - 1] |= 0x80;
+	CHECK_EQ_INT(rec_trace_decode(REC_CHUNK_TRACE_PACKED, p, b.len, &out,
+				      msg, sizeof(msg)),
+		     -EBADMSG);
+	/* a byte more in the events than they use */
+	memcpy(p, b.p, b.len);
+	p[b.len] = 0;
+	v = htole32(13);
+	memcpy(p + 40, &v, 4);
+	CHECK_EQ_INT(rec_trace_decode(REC_CHUNK_TRACE_PACKED, p, b.len + 1,
+				      &out, msg, sizeof(msg)),
+		     -EBADMSG);
+	/* fewer event bytes than 2 an event */
+	v = htole32(3);
+	memcpy(p + 40, &v, 4);
+	CHECK_EQ_INT(rec_trace_decode(REC_CHUNK_TRACE_PACKED, p, f + 3, &out,
+				      msg, sizeof(msg)),
+		     -EBADMSG);
+	CHECK_EQ_U64(out.nr_events, 2);
+	free(p);
+	rb_free(&b);
+	rec_trace_chunk_free(&c);
+	rec_trace_chunk_free(&out);
+}
+
 /* what report reads of it, chunk by chunk */
 static void test_rectrace_tally(void)
 {
@@ -254,32 +398,38 @@ static void test_rectrace_decode_bad(void)
 	CHECK_EQ_INT(rec_trace_add_event(&c, &x), 0);
 	CHECK_EQ_INT(rec_trace_add_pcp(&c, T0 + 1, 0, 0, &st), 0);
 	CHECK_EQ_INT(rec_trace_add_loss(&c, &l), 0);
-	rec_trace_encode(&b, &c);
+	rec_trace_encode(&b, &c, REC_CHUNK_TRACE);
 	REQUIRE(!b.err);
 	CHECK_EQ_U64(b.len, REC_TRACE_FIXED_LEN + 2 * REC_TRACE_EVENT_LEN +
 				    REC_TRACE_PCP_LEN + REC_TRACE_LOSS_LEN);
-	CHECK_EQ_INT(rec_trace_decode(b.p, b.len, &out, msg, sizeof(msg)), 0);
+	CHECK_EQ_INT(rec_trace_decode(REC_CHUNK_TRACE, b.p, b.len, &out, msg,
+				      sizeof(msg)),
+		     0);
 	CHECK_EQ_U64(out.nr_events, 2);
 	CHECK_EQ_INT(out.events[1].payload, 0);
 	/* a byte short, a byte more */
-	CHECK_EQ_INT(rec_trace_decode(b.p, b.len - 1, &out, msg, sizeof(msg)),
+	CHECK_EQ_INT(rec_trace_decode(REC_CHUNK_TRACE, b.p, b.len - 1, &out,
+				      msg, sizeof(msg)),
 		     -EBADMSG);
 	CHECK(strstr(msg, "trace chunk is malformed") != NULL);
 	/* a snapshot pointing past the chunk's states */
 	v = htole32(1);
 	memcpy(b.p + REC_TRACE_FIXED_LEN + REC_TRACE_EVENT_LEN + 8, &v, 4);
-	CHECK_EQ_INT(rec_trace_decode(b.p, b.len, &out, msg, sizeof(msg)),
+	CHECK_EQ_INT(rec_trace_decode(REC_CHUNK_TRACE, b.p, b.len, &out, msg,
+				      sizeof(msg)),
 		     -EBADMSG);
 	v = htole32(0);
 	memcpy(b.p + REC_TRACE_FIXED_LEN + REC_TRACE_EVENT_LEN + 8, &v, 4);
 	/* a loss ending before it starts */
 	memset(b.p + b.len - REC_TRACE_LOSS_LEN + 8, 0, 8);
-	CHECK_EQ_INT(rec_trace_decode(b.p, b.len, &out, msg, sizeof(msg)),
+	CHECK_EQ_INT(rec_trace_decode(REC_CHUNK_TRACE, b.p, b.len, &out, msg,
+				      sizeof(msg)),
 		     -EBADMSG);
 	/* counts that overflow the length */
 	v = htole32(0xffffffffu);
 	memcpy(b.p + 24, &v, 4);
-	CHECK_EQ_INT(rec_trace_decode(b.p, b.len, &out, msg, sizeof(msg)),
+	CHECK_EQ_INT(rec_trace_decode(REC_CHUNK_TRACE, b.p, b.len, &out, msg,
+				      sizeof(msg)),
 		     -EBADMSG);
 	/* failures added nothing */
 	CHECK_EQ_U64(out.nr_events, 2);
@@ -415,8 +565,15 @@ static void test_rectrace_mended(void)
 }
 
 const struct unit_test rectrace_tests[] = {
-	TEST(test_rectrace_round_trip), TEST(test_rectrace_mended),
-	TEST(test_rectrace_absent),	TEST(test_rectrace_truncated),
-	TEST(test_rectrace_decode_bad), TEST(test_rectrace_rules_of),
-	TEST(test_rectrace_tally),	TEST_END,
+	TEST(test_rectrace_round_trip),
+	TEST(test_rectrace_round_trip_14),
+	TEST(test_rectrace_packed),
+	TEST(test_rectrace_packed_bad),
+	TEST(test_rectrace_mended),
+	TEST(test_rectrace_absent),
+	TEST(test_rectrace_truncated),
+	TEST(test_rectrace_decode_bad),
+	TEST(test_rectrace_rules_of),
+	TEST(test_rectrace_tally),
+	TEST_END,
 };
