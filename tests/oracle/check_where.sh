@@ -43,6 +43,22 @@ check_near() {
 	fi
 }
 
+# stall_vs_vmstat FIGURE PCPTOP KERNEL: pcptop at most CPUS over the
+# kernel's count and at most CPUS + MISSES under it
+stall_vs_vmstat() {
+	local lo
+	if ! [[ "$2" =~ ^[0-9]+$ ]] || ! [[ "$3" =~ ^[0-9]+$ ]]; then
+		fail "$1" "$2" "$3" "no number"
+		return
+	fi
+	lo=$(($3 - CPUS - MISSES))
+	if [ "$2" -gt $(($3 + CPUS)) ] || [ "$2" -lt "$lo" ]; then
+		fail "$1" "$2" "$3" "outside $lo..$(($3 + CPUS)): /proc/vmstat as pcptop sampled it, a stall a CPU in flight at an edge, short by $MISSES probe runs the kernel skipped at most"
+	else
+		pass "$1" "$2" "$3" "/proc/vmstat as pcptop sampled it: $CPUS over at most (a stall a CPU in flight at an edge), $((CPUS + MISSES)) under ($MISSES probe runs the kernel skipped)"
+	fi
+}
+
 # the sum of a split's parts
 parts_sum() {
 	jq "[.totals.\"$1\".parts[]] | add // 0" "$TMP/report.json"
@@ -315,13 +331,15 @@ stall_checks() {
 	case "$(mode_of compact)" in
 	fentry | kprobe)
 		# the kernel counts compact_stall where pcptop books a stall
-		# (amd64 6.1 once 544 against 548: the stalls map's LRU
-		# dropped live entries, src/kernel/attach.c; not the probe
-		# runs the kernel skipped, which every program adds to: 108
-		# of them on amd64 6.16 beside 7 compaction stalls)
-		check_near "compact_stall_ns.samples = compact_stall$W" "$samples" \
-			"$(pj "$t.compact_stall.value")" "$CPUS" \
-			"/proc/vmstat as pcptop sampled it, a stall a CPU in flight at an edge"
+		# A stall a CPU in flight at an edge either way; short by
+		# the probe runs the kernel skipped too, as check_count
+		# allows: PREEMPT_RT's programs run preemptible and skip each
+		# other (7.3-rt: 117 against 120 with 331 skipped). Those are
+		# every program's (108 on amd64 6.16 beside 7 stalls), so
+		# over is held to the CPUs alone. (amd64 6.1's 544 against
+		# 548 was the stalls map's LRU: src/kernel/attach.c.)
+		stall_vs_vmstat "compact_stall_ns.samples = compact_stall$W" "$samples" \
+			"$(pj "$t.compact_stall.value")"
 		if have compact_lat; then
 			# both from the same tracepoint (the oracle's event records
 			# before pcptop's program runs: it was there first) to the
