@@ -397,7 +397,8 @@ stalled_checks() {
 	# of holes and pipes stalled in neither way on some boots (amd64 6.16
 	# and 7.2, s0; 2026-12-01). Such a boot could not run the stall
 	# checks; the suites require stalls on most of their boots
-	# (stalls_required in tests/vm/run.sh and tests/oracle/run.sh).
+	# (tests/oracle/stalls-required.sh, run by tests/vm/run.sh and
+	# tests/oracle/run.sh).
 	if [ "$ri" = 0 ]; then
 		skip "direct reclaim stalled$W" "none on this boot: the stall checks above compared nothing; the suite counts it"
 	elif [ "$ri" != none ]; then
