@@ -88,6 +88,8 @@ MISS_SPAN=1
 CPUS=$(sed -n 's/^ORACLE:load:done:cpus //p' "$TMP/lines" | tail -n 1)
 [[ "$CPUS" =~ ^[1-9][0-9]*$ ]] || CPUS=1
 PAGE_SPAN=$(jq '[.totals.bulk_free.max // 0, .totals.refill.max // 0] | max' "$TMP/report.json")
+# where the kernel and pcptop count a free_high flush
+FH_WHY="counted by the kernel after the bulk free returns, by pcptop at the commit's exit"
 fn_mode bulk_free && bulk_fn=1 || bulk_fn=0
 
 # bulk frees
@@ -234,8 +236,9 @@ if have proc; then
 	fi
 	case "$(mode_of free_high)" in
 	fentry | kprobe)
-		check_count free_high.count "$(pj "$t.free_high.count")" $P free_high
-		MISS_SPAN=$PAGE_SPAN check_count free_high.pages "$(pj "$t.free_high.pages")" $P free_high_pages
+		# counted after the bulk free returns, pcptop at the commit's exit
+		IN_FLIGHT_SPAN=1 IN_FLIGHT_WHY=$FH_WHY check_count free_high.count "$(pj "$t.free_high.count")" $P free_high
+		MISS_SPAN=$PAGE_SPAN IN_FLIGHT_SPAN=$PAGE_SPAN IN_FLIGHT_WHY=$FH_WHY check_count free_high.pages "$(pj "$t.free_high.pages")" $P free_high_pages
 		# 6.7+ lowers pcp->high by at most batch << scale per free_high
 		# flush (nr_pcp_high); 6.1 never does
 		if [ "$TRUE_SCALE" != none ]; then

@@ -218,7 +218,10 @@ reason_checks() {
 		"the commit's flushes ($fh taken out), each bracket widened by a call a CPU in flight at an edge"
 	case "$(mode_of free_high)" in
 	fentry | kprobe | heuristic)
-		MISS_SPAN=$PAGE_SPAN check_count "bulk_free_by_reason.free_high$W" \
+		# the kernel counts a flush after free_pcppages_bulk() returns,
+		# pcptop at the commit's exit: one a CPU may fall between
+		# (s5's stalls window in CI, 2026-12-01: one of 1217 pages)
+		MISS_SPAN=$PAGE_SPAN IN_FLIGHT_SPAN=$PAGE_SPAN IN_FLIGHT_WHY=$FH_WHY check_count "bulk_free_by_reason.free_high$W" \
 			"$(pj "$t.bulk_free_by_reason.parts.free_high")" proc $fh
 		;;
 	*) skip "bulk_free_by_reason.free_high$W" "free_high is not measured ($(mode_of free_high))" ;;
@@ -281,8 +284,13 @@ irqs_checks() {
 		per=$((per + IRQSOFF_HOOK_NS))
 		why="$why and $IRQSOFF_HOOK_NS of the irqsoff tracer's hooks"
 	fi
-	hi=$((ki + calls * per))
-	why="over the same seconds, kernel $ki..$hi ns: at or above the kernel's lock sections, at most $why more over $calls calls"
+	# pcptop is attached from A0 to A3: the sections the kernel timed
+	# there, outside the command, may be in its total as they are in a
+	# count's bracket (smp4-s5's stalls window in CI, 2026-12-01, was
+	# 13.5 ms over the command's sections in 1248 calls, 10.8 us a call;
+	# the log was not kept to tell the two apart)
+	hi=$((ko + calls * per))
+	why="over the same seconds, kernel $ki..$hi ns: at or above the kernel's lock sections in the command, at most those while attached and $why more over $calls calls"
 	if [[ "$got" =~ ^[0-9]+$ ]] && [ "$got" -ge "$ki" ] && [ "$got" -le "$hi" ]; then
 		pass "irqs_off_ns.per_s$W" "${ps%.*}ns/s" "${kps}ns/s" "total $got ns $why"
 	else

@@ -187,7 +187,7 @@ check_count() {
 		# count_arg short; on 2026-12-01 one of 292, short by as much in
 		# the fprobe's count as in the exact lines'; its pages, counted
 		# at exit, equal).
-		pass "$fig" "$got" "$k" "short by $((inner - got)): calls in flight as the window closed, one per other CPU at most ($((CPUS - 1)) x $IN_FLIGHT_SPAN), counted at entry by the kernel and at exit by pcptop${note:+; $note}"
+		pass "$fig" "$got" "$k" "short by $((inner - got)): calls in flight as the window closed, one per other CPU at most ($((CPUS - 1)) x $IN_FLIGHT_SPAN), ${IN_FLIGHT_WHY:-counted at entry by the kernel and at exit by pcptop}${note:+; $note}"
 	else
 		fail "$fig" "$got" "$k" "outside the window's bracket${note:+; $note}"
 	fi

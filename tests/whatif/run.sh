@@ -57,6 +57,12 @@ PRED_PCT=10
 #   being the replay's bulk_free.asked_max. Measured: 68 and 70 against
 #   66 and 68.
 KNOWN_OVERSHOOT=7
+#   Across scales the request is the other run's: a commit flush asks
+#   free_count, which stops growing only once past batch << scale, by up
+#   to the same 7, and the two runs' histories differ. So A -> B allows
+#   asked..asked + 2 x 7. Measured: 5 -> 0 real 72 against asked 63 (CI,
+#   2026-12-01), where B's own replays had asked 65 and 66.
+KNOWN_CROSS_OVERSHOOT=$((2 * KNOWN_OVERSHOOT))
 # - a self replay's pages, calls within their 1 %: allocations traced
 #   after rmqueue_pcplist() unlocked. Measured -1.58 %, -3.06 % and, at
 #   scale 6, -5.43 %: there a run's pages are some 50 free_high flushes
@@ -104,10 +110,11 @@ say() {
 	echo "whatif $1 $2"
 }
 
-# whether "real" lies in asked..asked + KNOWN_OVERSHOOT
+# in_overshoot REAL ASKED [SPAN]: whether REAL lies in asked..asked + SPAN
+# (KNOWN_OVERSHOOT unless given)
 in_overshoot() {
 	[[ "$1" =~ ^[0-9]+$ && "$2" =~ ^[0-9]+$ ]] &&
-		[ "$1" -ge "$2" ] && [ "$1" -le $(($2 + KNOWN_OVERSHOOT)) ]
+		[ "$1" -ge "$2" ] && [ "$1" -le $(($2 + ${3:-$KNOWN_OVERSHOOT})) ]
 }
 
 # whether |a - b| * 100 <= pct * b
@@ -262,8 +269,8 @@ for pair in $PAIRS; do
 	line="$a->$b bulk_free.max: predicted $p (asked $asked), real $m (exact)"
 	if [ "$p" = "$m" ]; then
 		say ok "$line"
-	elif in_overshoot "$m" "$asked"; then
-		say KNOWN "$line" "envelope asked..asked+$KNOWN_OVERSHOOT: the last entry's overshoot"
+	elif in_overshoot "$m" "$asked" "$KNOWN_CROSS_OVERSHOOT"; then
+		say KNOWN "$line" "envelope asked..asked+$KNOWN_CROSS_OVERSHOOT: the other run's request (free_count's overshoot) and its last entry's"
 	else
 		say FAIL "$line"
 	fi
