@@ -4,6 +4,9 @@
 # Runs the test suites `make test` promises and adds up their results, so
 # CI reads one closing "N passed, N failed" line for everything.
 # Usage: tests/run-all.sh [unit|oraclecheck|live|top|record|trace|schema|badinput|package|prom|fuzz|vm|vmrecord|vmdiff|vmlive|oracle|whatif|rehearsal ...]   (default: all of them)
+#   A,B+C            lanes at once: A then B, beside C (make test's own
+#                    order below; a suite alone in its lane keeps its
+#                    output for the group's end)
 # Environment: PCPTOP_BUILD (default build), FUZZ_SECONDS (per harness, 20)
 set -u
 cd "$(dirname "$0")/.."
@@ -11,7 +14,14 @@ cd "$(dirname "$0")/.."
 suites=("$@")
 # the build the host suites use: make test SAN=1 points it at build/san
 B=${PCPTOP_BUILD:-build}
-[ ${#suites[@]} -eq 0 ] && suites=(unit oraclecheck live top record trace schema badinput package prom fuzz vm vmrecord vmdiff vmlive oracle whatif rehearsal)
+# make test's order: the host suites (a core, about 2.5 minutes, much of
+# it sleeping) beside the oracle boots (-icount, whose guests count the
+# same whatever the host's load); the VM matrix alone (its guests run on
+# the host's clock, and its timing checks with them); the one-boot suites
+# beside what-if's; the rehearsal alone (-icount sleep=on: its iowait is
+# the host disk's)
+[ ${#suites[@]} -eq 0 ] && suites=(unit,oraclecheck,live,top,record,trace,schema,badinput,package,prom,fuzz+oracle
+	vm vmrecord+vmdiff+vmlive+whatif rehearsal)
 
 total_pass=0
 total_fail=0
@@ -20,8 +30,9 @@ failed_suites=()
 # a long log, and a failure in the middle must reach the tail
 fail_lines=$(mktemp)
 trap 'rm -f "$fail_lines"' EXIT
-for s in "${suites[@]}"; do
-	case "$s" in
+# suite_cmd SUITE: sets cmd to the suite's command; 2 for no such suite
+suite_cmd() {
+	case "$1" in
 	unit) cmd=("$B/unit_tests") ;;
 	# the oracle's checker on a stored log, and doctored copies that must fail
 	oraclecheck) cmd=(tests/oracle/selftest.sh) ;;
@@ -46,19 +57,18 @@ for s in "${suites[@]}"; do
 	whatif) cmd=(tests/whatif/run.sh) ;;
 	rehearsal) cmd=(tests/rehearsal/run.sh) ;;
 	*)
-		echo "run-all: unknown suite '$s' (unit, oraclecheck, live, top, record, schema, badinput, package, prom, fuzz, vm, vmrecord, vmdiff, vmlive, oracle, whatif, rehearsal)" >&2
+		echo "run-all: unknown suite '$1' (unit, oraclecheck, live, top, record, schema, badinput, package, prom, fuzz, vm, vmrecord, vmdiff, vmlive, oracle, whatif, rehearsal; A,B+C runs A then B beside C)" >&2
 		exit 2
 		;;
 	esac
-	echo "==== suite $s: ${cmd[*]}"
-	start=$SECONDS
-	out=$(mktemp)
-	"${cmd[@]}" 2>&1 | tee "$out"
-	rc=${PIPESTATUS[0]}
+}
+
+# account SUITE OUTPUT RC SECONDS: adds up what the suite printed
+account() {
+	local s=$1 out=$2 rc=$3 line p f
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
 	grep -E '(^|[^A-Za-z_])FAIL([^A-Za-z_]|$)' "$out" | cut -c 1-400 |
 		sed "s/^/  $s: /" >>"$fail_lines"
-	rm -f "$out"
 	p=$(echo "$line" | awk '{ print $1 }')
 	f=$(echo "$line" | awk '{ print $3 }')
 	if [ -z "$line" ]; then
@@ -68,11 +78,80 @@ for s in "${suites[@]}"; do
 	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1
 	fi
-	echo "==== suite $s: $p passed, $f failed ($((SECONDS - start)) s)"
+	echo "==== suite $s: $p passed, $f failed ($4 s)"
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
 	[ "$f" -ne 0 ] && failed_suites+=("$s")
+}
+
+# run_lane DIR SUITE...: the suites one after another, each one's output
+# in DIR/SUITE.out and its exit status and seconds in DIR/SUITE.rc; a VM
+# suite keeps its initramfs and logs in build/vmtest-SUITE (tests/vm/run.sh's
+# VMTEST_OUT), so that lanes never share them
+run_lane() {
+	local dir=$1 s t0
+	shift
+	for s in "$@"; do
+		suite_cmd "$s"
+		t0=$SECONDS
+		echo "==== suite $s: started beside the others" >&2
+		VMTEST_OUT=$PWD/build/vmtest-$s "${cmd[@]}" >"$dir/$s.out" 2>&1
+		echo "$? $((SECONDS - t0))" >"$dir/$s.rc"
+	done
+}
+
+# A group is lanes joined by "+", run at once; a lane is suites joined by
+# ",", run one after another. Each suite's output is printed whole once
+# its group has ended.
+for group in "${suites[@]}"; do
+	IFS=+ read -r -a lanes <<<"$group"
+	all=()
+	for lane in "${lanes[@]}"; do
+		IFS=, read -r -a members <<<"$lane"
+		for s in "${members[@]}"; do
+			suite_cmd "$s"
+			all+=("$s")
+		done
+	done
+	if [ ${#all[@]} -eq 1 ]; then
+		s=${all[0]}
+		suite_cmd "$s"
+		echo "==== suite $s: ${cmd[*]}"
+		start=$SECONDS
+		out=$(mktemp)
+		"${cmd[@]}" 2>&1 | tee "$out"
+		rc=${PIPESTATUS[0]}
+		account "$s" "$out" "$rc" $((SECONDS - start))
+		rm -f "$out"
+		continue
+	fi
+	# the oracle suite's kernels first, alone: cold, their builds take
+	# both cores for many minutes, which the other lanes must not share
+	case " ${all[*]} " in
+	*" oracle "* | *" whatif "*)
+		for series in 6.12 7.3; do
+			tests/vm/kernel/build.sh --series $series >/dev/null ||
+				echo "run-all: the instrumented $series kernel did not build: the oracle suite will say so" >&2
+		done
+		;;
+	esac
+	echo "==== suites at once: ${group//+/ beside }"
+	gdir=$(mktemp -d)
+	for lane in "${lanes[@]}"; do
+		IFS=, read -r -a members <<<"$lane"
+		run_lane "$gdir" "${members[@]}" &
+	done
+	wait
+	for s in "${all[@]}"; do
+		suite_cmd "$s"
+		echo "==== suite $s: ${cmd[*]}"
+		cat "$gdir/$s.out"
+		read -r rc secs <"$gdir/$s.rc" 2>/dev/null || { rc=1 secs=?; }
+		account "$s" "$gdir/$s.out" "$rc" "$secs"
+	done
+	rm -rf "$gdir"
 done
+
 if [ ${#failed_suites[@]} -gt 0 ]; then
 	echo "failing checks:"
 	cat "$fail_lines"
