@@ -206,8 +206,18 @@ out:
 #define LRU_LOCAL_FREE_TARGET 128
 #define STALLS_PER_CPU (16 + LRU_LOCAL_FREE_TARGET)
 #define STALLS_SPARE 1024
+/*
+ * A chunked kernel's flushes in progress, by task (bpf/flush.bpf.h), an
+ * LRU too: a fixed 1024 was the eight CPUs' LOCAL_FREE_TARGET batches
+ * alone, and an entry evicted between two chunks splits a flush in two.
+ * Nothing touches the map elsewhere (flush_chunked, without the commit
+ * function probed).
+ */
+#define FLUSH_RUNS_PER_CPU (16 + LRU_LOCAL_FREE_TARGET)
+#define FLUSH_RUNS_SPARE 256
 
-static void size_call_maps(struct pcptop_bpf *skel, bool latency)
+static void size_call_maps(struct pcptop_bpf *skel, bool latency,
+			   bool flush_runs)
 {
 	int cpus = libbpf_num_possible_cpus();
 
@@ -223,6 +233,9 @@ static void size_call_maps(struct pcptop_bpf *skel, bool latency)
 				 CALLS_PER_CPU * cpus + CALL_MAPS_SPARE);
 	bpf_map__set_max_entries(skel->maps.stalls,
 				 STALLS_PER_CPU * cpus + STALLS_SPARE);
+	bpf_map__set_max_entries(
+		skel->maps.flush_runs,
+		flush_runs ? FLUSH_RUNS_PER_CPU * cpus + FLUSH_RUNS_SPARE : 1);
 	/* without --latency nothing touches them: one entry each */
 	bpf_map__set_max_entries(
 		skel->maps.lat_calls,
@@ -307,7 +320,9 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	a->skel->rodata->flush_chunked = kf->shape.flush_chunked;
 	a->skel->rodata->free_high_rule_set = kf->shape.free_high_rule;
 	set_knobs(a->skel, a->probes);
-	size_call_maps(a->skel, a->skel->rodata->latency_on);
+	size_call_maps(a->skel, a->skel->rodata->latency_on,
+		       kf->shape.flush_chunked &&
+			       !a->skel->rodata->free_high_exact);
 	a->cross_check = o->cross_check &&
 			 kf->tp_nargs[PROBE_BULK_FREE] >=
 				 probe_table[PROBE_BULK_FREE].tp_nargs &&
