@@ -81,5 +81,8 @@ t_eq "  info --json in the VM names fentry for bulk_free" \
 if [ "$T_FAILED" -gt 0 ]; then
 	echo "--- console (VMREC lines and errors)"
 	grep -E 'VMREC:(record_err|report_err|work|text|payload)|vmtest:' "$TMP/console.log" "$TMP/runner.err" | head -n 40
+	echo "--- the runner's stderr, and the console's last lines"
+	cat "$TMP/runner.err"
+	tr -d '\r' <"$TMP/console.log" | grep -v '^VMREC:\(report\|info\|stat\|diff\):' | tail -n 25
 fi
 t_summary
