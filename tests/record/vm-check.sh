@@ -45,6 +45,7 @@ start=$SECONDS
 "$RUNNER" --exec "$exe" "$K" >"$TMP/console.log" 2>"$TMP/runner.err"
 t_eq "the VM ran the script to its end" "$(sed -n 's/^.*VMREC:done://p' "$TMP/console.log" | tr -d '\r')" 1
 echo "   VM run took $((SECONDS - start)) s"
+grep -h 'crashed' "$TMP/runner.err" | sed 's/^/   note: /'
 [ -n "${VMREC_LOG:-}" ] && cp "$TMP/console.log" "$VMREC_LOG"
 v() { tr -d '\r' <"$TMP/console.log" | sed -n "s/^.*VMREC:$1://p"; }
 rep=$(v report)
