@@ -238,12 +238,28 @@ if command -v bonnie++ >/dev/null; then
 	# bonnie++'s 256 MiB fit in this machine's pcp lists (high_max
 	# 249856 pages a CPU here): it once ran without a bulk free. The
 	# recording is machine-wide, so a churn past every pageset's high
-	# beside it is the workload the bulk frees are asserted of
-	"$CHURN" -m "$(t_churn_past_high_mib)" -s 600 >churn-bonnie.out 2>&1 &
+	# beside it is the workload the bulk frees are asserted of. Its
+	# pages are touched first and unmapped once the recording is
+	# attached (churn -w): a churn started beside the recording had not
+	# freed anything by the end of bonnie's 4 s with two VM guests on
+	# the host (clean-clone make test, 2026-12-02 02:20)
+	"$CHURN" -m "$(t_churn_past_high_mib)" -n 1 -w >churn-bonnie.out 2>&1 &
 	churn_pid=$!
-	"$P" record -q -o bonnie.data -- bonnie++ -d "$TMP/bonnie" "${BONNIE_ARGS[@]}" >bonnie.out 2>&1
+	links0=$(bpftool link list 2>/dev/null | grep -cE '^[0-9]+: ')
+	for _ in $(seq 1 600); do
+		grep -q '^churn: touched' churn-bonnie.out && break
+		sleep 0.1
+	done
+	"$P" record -q -o bonnie.data -- bonnie++ -d "$TMP/bonnie" "${BONNIE_ARGS[@]}" >bonnie.out 2>&1 &
+	rec_pid=$!
+	# record runs the command once its links are there
+	for _ in $(seq 1 300); do
+		[ "$(bpftool link list 2>/dev/null | grep -cE '^[0-9]+: ')" -gt "$links0" ] && break
+		sleep 0.05
+	done
+	kill -USR1 "$churn_pid" 2>/dev/null
+	wait "$rec_pid"
 	t_eq "record -- bonnie++ exits with bonnie's status" "$?" 0
-	kill "$churn_pid" 2>/dev/null
 	wait "$churn_pid" 2>/dev/null
 	echo "   bonnie++ took $((SECONDS - start)) s"
 	"$P" report bonnie.data --json >bonnie.json
