@@ -80,14 +80,13 @@ static enum bpf_attach_type sec_type(const struct bpf_program *prog,
 	return 0;
 }
 
-/* fn's id in the kernel's whole BTF: where no cache had it */
-static int whole_btf_id(const char *fn)
+int fentry_load_kernel_btf_id(const char *fn)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
 	int id;
 
 	if (!btf)
-		return -errno;
+		return -ENOENT;
 	id = btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC);
 	btf__free(btf);
 	return id;
@@ -107,7 +106,7 @@ static int prepare_load(struct bpf_program *prog,
 	t = target_of(prog);
 	if (t)
 		fn = t->fn;
-	id = t && t->btf_id ? (int)t->btf_id : whole_btf_id(fn);
+	id = t && t->btf_id ? (int)t->btf_id : fentry_load_kernel_btf_id(fn);
 	if (id < 0)
 		return id;
 	err = bpf_program__set_type(prog, BPF_PROG_TYPE_TRACING);

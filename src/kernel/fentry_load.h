@@ -28,5 +28,10 @@ int fentry_load_target(struct bpf_program *prog, const char *fn,
 		       uint32_t btf_id);
 /* forget every target: before a new open */
 void fentry_load_reset(void);
+/*
+ * fn's id in the kernel's own BTF, parsed whole for it (megabytes: where
+ * no cache has it); -ENOENT without kernel BTF or fn
+ */
+int fentry_load_kernel_btf_id(const char *fn);
 
 #endif /* PCPTOP_FENTRY_LOAD_H */

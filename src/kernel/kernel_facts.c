@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include "btf_cache.h"
 #include "kallsyms.h"
+#include "fentry_load.h"
 #include "kernel_facts.h"
 #include "kernel_quirks.h"
 
@@ -134,22 +135,6 @@ static int fentry_works(int id)
 		close(link);
 	close(prog);
 	return err;
-}
-
-/*
- * fn's id in the kernel's own BTF, parsed whole for it: --btf's ids are
- * its file's, which may be a cut (btf-min), not the kernel's
- */
-static int kernel_btf_id(const char *fn)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	int id;
-
-	if (!btf)
-		return -ENOENT;
-	id = btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC);
-	btf__free(btf);
-	return id;
 }
 
 /*
@@ -316,9 +301,12 @@ int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
 	 */
 	fentry_id = -ENOENT;
 	if (kf->kernel_btf && kf->in_btf[PROBE_BULK_FREE])
-		fentry_id = kf->fn_btf_id[PROBE_BULK_FREE] ?
-				    (int)kf->fn_btf_id[PROBE_BULK_FREE] :
-				    kernel_btf_id(kf->fn[PROBE_BULK_FREE]);
+		fentry_id =
+			kf->fn_btf_id[PROBE_BULK_FREE] ?
+				(int)kf->fn_btf_id[PROBE_BULK_FREE] :
+				/* --btf's ids are its file's (btf-min's?) */
+				fentry_load_kernel_btf_id(
+					kf->fn[PROBE_BULK_FREE]);
 	kf->fentry_err = fentry_works(fentry_id);
 	/* read once here; freed before libbpf reads its own for the load */
 	btf__free(btf);
