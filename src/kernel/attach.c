@@ -338,6 +338,7 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	err = set_autoload(a, kf);
 	if (!err)
 		err = pcptop_bpf__load(a->skel);
+	fentry_load_reset();
 	/* libbpf is done with the object's bytes once it has loaded them */
 	pcptop_bpf_elf_release();
 	if (err)

@@ -31,10 +31,14 @@ struct target {
 
 static struct target targets[MAX_TARGETS];
 static int nr_targets;
+/* the kernel's whole BTF, read once a load where no cache had an id */
+static struct btf *whole;
 
 void fentry_load_reset(void)
 {
 	nr_targets = 0;
+	btf__free(whole);
+	whole = NULL;
 }
 
 static struct target *target_of(const struct bpf_program *prog)
@@ -92,6 +96,16 @@ int fentry_load_kernel_btf_id(const char *fn)
 	return id;
 }
 
+/* fn's id in the whole BTF, kept for the load's other programs */
+static int whole_btf_id(const char *fn)
+{
+	if (!whole)
+		whole = btf__load_vmlinux_btf();
+	if (!whole)
+		return -ENOENT;
+	return btf__find_by_name_kind(whole, fn, BTF_KIND_FUNC);
+}
+
 static int prepare_load(struct bpf_program *prog,
 			struct bpf_prog_load_opts *opts, long cookie)
 {
@@ -106,7 +120,7 @@ static int prepare_load(struct bpf_program *prog,
 	t = target_of(prog);
 	if (t)
 		fn = t->fn;
-	id = t && t->btf_id ? (int)t->btf_id : fentry_load_kernel_btf_id(fn);
+	id = t && t->btf_id ? (int)t->btf_id : whole_btf_id(fn);
 	if (id < 0)
 		return id;
 	err = bpf_program__set_type(prog, BPF_PROG_TYPE_TRACING);

@@ -26,7 +26,7 @@ int fentry_load_register(void);
  */
 int fentry_load_target(struct bpf_program *prog, const char *fn,
 		       uint32_t btf_id);
-/* forget every target: before a new open */
+/* forget every target, and free what a load read: before a new open, after a load */
 void fentry_load_reset(void);
 /*
  * fn's id in the kernel's own BTF, parsed whole for it (megabytes: where
