@@ -167,6 +167,12 @@ finish() {
 	reboot -f
 }
 
+if [ "$(arg crash 0)" = 1 ]; then
+	# VMTEST_CRASH_FIRST=1 run.sh: proves the runner's early-death retry
+	echo "VMTEST:crash:injected"
+	echo c >/proc/sysrq-trigger
+fi
+
 mode=$(arg mode test)
 if [ "$mode" = exec ]; then
 	# run.sh --exec FILE: a one-off script, output on the console
@@ -184,11 +190,6 @@ if [ "$mode" = shell ]; then
 fi
 
 echo "VMTEST:begin:$(uname -r) $(uname -m)"
-if [ "$(arg crash 0)" = 1 ]; then
-	# VMTEST_CRASH_FIRST=1 run.sh: proves the runner's early-death retry
-	echo "VMTEST:crash:injected"
-	echo c >/proc/sysrq-trigger
-fi
 if [ -e /sys/kernel/btf/vmlinux ]; then
 	echo "VMTEST:btf:yes"
 else
