@@ -431,6 +431,10 @@ void test_pcpmodel_cost_fit(void)
 	};
 	static const struct pcpmodel_cost_obs same[] = { { 1, 63, 1800 },
 							 { 1, 63, 1900 } };
+	/* a recording's two intervals: 63.93 and 63 pages a call */
+	static const struct pcpmodel_cost_obs alike[] = {
+		{ 2526, 161490, 17085972 }, { 3, 189, 54856 }
+	};
 	static const struct pcpmodel_cost_obs steep[] = { { 1, 10, 10 },
 							  { 1, 20, 2000 } };
 	static const struct pcpmodel_cost_obs falling[] = { { 1, 10, 1000 },
@@ -450,6 +454,7 @@ void test_pcpmodel_cost_fit(void)
 	CHECK(fabs(fit.ns_per_page - 25) < FIT_EPS);
 	CHECK(fit.rms_residual_ns < FIT_EPS);
 	CHECK_EQ_INT(pcpmodel_cost_fit(same, 2, &fit), -EDOM);
+	CHECK_EQ_INT(pcpmodel_cost_fit(alike, 2, &fit), -EDOM);
 	/*
 	 * (10, 10) and (20, 2000): the line would be -1980 + 199 a page;
 	 * held at 0 a call, (10 * 10 + 20 * 2000) / (10^2 + 20^2) = 80.2
