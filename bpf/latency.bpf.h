@@ -105,25 +105,25 @@ static __always_inline void lat_mark(int dir)
 }
 
 /* fentry and kprobes alike go to the names this kernel has (probes.c) */
-SEC("fentry/__alloc_pages")
+SEC("pcptop.fentry/__alloc_pages")
 int BPF_PROG(fe_alloc, gfp_t gfp, unsigned int order)
 {
 	return lat_enter(LAT_ALLOC, order);
 }
 
-SEC("fexit/__alloc_pages")
+SEC("pcptop.fexit/__alloc_pages")
 int BPF_PROG(fx_alloc)
 {
 	return lat_exit(LAT_ALLOC);
 }
 
-SEC("fentry/free_unref_page")
+SEC("pcptop.fentry/free_unref_page")
 int BPF_PROG(fe_free, struct page *page, unsigned int order)
 {
 	return lat_enter(LAT_FREE, order);
 }
 
-SEC("fexit/free_unref_page")
+SEC("pcptop.fexit/free_unref_page")
 int BPF_PROG(fx_free)
 {
 	return lat_exit(LAT_FREE);

@@ -48,8 +48,14 @@
  * (4) not attached: the loader runs it to read the scale patch's variable
  *  *  older kernels name it differently (src/core/kernel_quirks.h): the
  *     section names an older name, and the loader attaches fentry
- *     (set_attach_target) and kprobe programs at this kernel's. Every
+ *     (fentry_load_target) and kprobe programs at this kernel's. Every
  *     other section names the hook its program is attached to.
+ *
+ * fentry and fexit sections are "pcptop.fentry/FN" and "pcptop.fexit/FN":
+ * libbpf 1.1 parses the kernel's whole BTF for any program it knows as a
+ * tracing one, so these open as raw tracepoints and become tracing
+ * programs as they load, with their target's BTF id from pcptop's cache
+ * (src/kernel/fentry_load.c).
  *
  * One compilation unit, in the order it is read: state.bpf.h (settings,
  * maps, bucketing), latency.bpf.h (--latency), calls.bpf.h (scale
@@ -451,20 +457,20 @@ static __always_inline int commit_exit(void)
  * refill; decay, drain and commit calls are their task's (state.bpf.h) ----
  */
 
-SEC("fentry/free_pcppages_bulk")
+SEC("pcptop.fentry/free_pcppages_bulk")
 int BPF_PROG(fe_bulk, struct zone *zone, int count, struct per_cpu_pages *pcp,
 	     int pindex)
 {
 	return bulk_enter(call_key(pcp, KIND_BULK), zone, count, pcp, pindex);
 }
 
-SEC("fexit/free_pcppages_bulk")
+SEC("pcptop.fexit/free_pcppages_bulk")
 int BPF_PROG(fx_bulk, struct zone *zone, int count, struct per_cpu_pages *pcp)
 {
 	return bulk_exit(call_key(pcp, KIND_BULK));
 }
 
-SEC("fentry/rmqueue_bulk")
+SEC("pcptop.fentry/rmqueue_bulk")
 int BPF_PROG(fe_refill, struct zone *zone, unsigned int order,
 	     unsigned long count, struct list_head *list, int migratetype)
 {
@@ -472,7 +478,7 @@ int BPF_PROG(fe_refill, struct zone *zone, unsigned int order,
 			    migratetype);
 }
 
-SEC("fexit/rmqueue_bulk")
+SEC("pcptop.fexit/rmqueue_bulk")
 int BPF_PROG(fx_refill, struct zone *zone, unsigned int order,
 	     unsigned long count, struct list_head *list, int migratetype,
 	     unsigned int alloc_flags, int ret)
@@ -480,40 +486,40 @@ int BPF_PROG(fx_refill, struct zone *zone, unsigned int order,
 	return refill_exit(call_key(list, KIND_REFILL), ret);
 }
 
-SEC("fentry/decay_pcp_high")
+SEC("pcptop.fentry/decay_pcp_high")
 int BPF_PROG(fe_decay, struct zone *zone, struct per_cpu_pages *pcp)
 {
 	return decay_enter(zone, pcp);
 }
 
-SEC("fexit/decay_pcp_high")
+SEC("pcptop.fexit/decay_pcp_high")
 int BPF_PROG(fx_decay)
 {
 	return decay_exit();
 }
 
-SEC("fentry/drain_pages_zone")
+SEC("pcptop.fentry/drain_pages_zone")
 int BPF_PROG(fe_drain, unsigned int cpu, struct zone *zone)
 {
 	/* the trampoline's frame keeps the caller in the stack */
 	return drain_enter(ctx, 0, cpu, zone);
 }
 
-SEC("fexit/drain_pages_zone")
+SEC("pcptop.fexit/drain_pages_zone")
 int BPF_PROG(fx_drain)
 {
 	return drain_exit();
 }
 
 /* retargeted at this kernel's name of the commit function (index: *) */
-SEC("fentry/free_unref_page_commit")
+SEC("pcptop.fentry/free_unref_page_commit")
 int BPF_PROG(fe_commit, struct zone *zone, struct per_cpu_pages *pcp,
 	     struct page *page, int migratetype, unsigned int order)
 {
 	return commit_enter(zone, pcp, migratetype, order);
 }
 
-SEC("fexit/free_unref_page_commit")
+SEC("pcptop.fexit/free_unref_page_commit")
 int BPF_PROG(fx_commit)
 {
 	return commit_exit();

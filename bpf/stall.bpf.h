@@ -171,7 +171,7 @@ TP_TWIN(mm_compaction_end, tp_compact_end, on_compaction_end(cc),
 	struct compact_control *cc, unsigned long zone_start,
 	unsigned long zone_end, bool sync, int status)
 
-SEC("fexit/try_to_compact_pages")
+SEC("pcptop.fexit/try_to_compact_pages")
 int BPF_PROG(fx_compact, gfp_t gfp_mask, unsigned int order,
 	     unsigned int alloc_flags, const struct alloc_context *ac,
 	     enum compact_priority prio, struct page **capture,

@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 #include "attach.h"
 #include "bpf_elf.h"
+#include "fentry_load.h"
 #include "kernel_facts.h"
 #include "procfs.h"
 #include "progs.h"
@@ -146,9 +147,12 @@ static int autoload_slot(struct attach *a, const struct kernel_facts *kf,
 	if (!prog)
 		return -ENOENT;
 	err = bpf_program__set_autoload(prog, true);
-	/* an fentry section names a default target (bpf/pcptop.bpf.c) */
+	/*
+	 * an fentry section names a default target (bpf/pcptop.bpf.c);
+	 * its BTF id from the cache spares libbpf the whole BTF
+	 */
 	if (!err && (s == SLOT_FENTRY || s == SLOT_FEXIT))
-		err = bpf_program__set_attach_target(prog, 0, kf->fn[id]);
+		err = fentry_load_target(prog, kf->fn[id], kf->fn_btf_id[id]);
 	return err;
 }
 
@@ -271,20 +275,15 @@ static void set_knobs(struct pcptop_bpf *skel,
 
 /*
  * Tracepoints as raw_tp twins: without the kernel's BTF, and wherever
- * CO-RE has a file (--btf, the cut BTF) and no fentry is planned, since
- * libbpf 1.1 parses the kernel's whole BTF for any tp_btf or fentry
- * program it loads, whatever btf_custom_path says.
+ * CO-RE has a file (--btf, the cut BTF), since libbpf 1.1 parses the
+ * kernel's whole BTF for any tp_btf program it loads, whatever
+ * btf_custom_path says (fentry no longer makes it: fentry_load.h).
  */
 static bool want_raw_tp(const struct kernel_facts *kf,
 			const struct probe_state probes[NR_PROBES])
 {
-	int id;
-
 	if (!kf->kernel_btf)
 		return true;
-	for (id = 0; id < NR_PROBES; id++)
-		if (probes[id].mode == MODE_FENTRY)
-			return false;
 	return kf->core_btf[0] != '\0';
 }
 
@@ -299,6 +298,15 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	int id, err;
 
 	*failed = MODE_NONE;
+	err = fentry_load_register();
+	if (err) {
+		snprintf(
+			a->error, sizeof(a->error),
+			"libbpf took no handler for pcptop's fentry sections (%s): a libbpf older than 1.0?",
+			errname(err));
+		return err;
+	}
+	fentry_load_reset();
 	if (!pcptop_bpf_elf_inflate(&elf_sz)) {
 		err = -errno;
 		snprintf(
@@ -330,6 +338,7 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	err = set_autoload(a, kf);
 	if (!err)
 		err = pcptop_bpf__load(a->skel);
+	fentry_load_reset();
 	/* libbpf is done with the object's bytes once it has loaded them */
 	pcptop_bpf_elf_release();
 	if (err)

@@ -19,6 +19,8 @@
 /* what the running kernel offers, gathered once before planning */
 struct kernel_facts {
 	const char *fn[NR_PROBES]; /* the function name this kernel has */
+	/* fn's id in the kernel's own BTF, fentry's target; 0: not known */
+	unsigned int fn_btf_id[NR_PROBES];
 	bool in_btf[NR_PROBES];
 	bool in_kallsyms[NR_PROBES];
 	bool kprobe_pmu; /* CONFIG_KPROBES */

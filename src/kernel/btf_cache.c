@@ -237,18 +237,24 @@ static int key_make(struct btf_cache_key *k, const char *kernel_btf)
 	return 0;
 }
 
-/* the first of the bulk free's functions the kernel knows: kernel_facts' rule */
-static uint32_t fentry_id(const struct btf *btf)
+/* each probe's first function the kernel knows: kernel_facts' rule */
+static void fn_ids(const struct btf *btf, uint32_t ids[NR_PROBES])
 {
-	const struct probe_desc *d = &probe_table[PROBE_BULK_FREE];
-	int k, id;
+	int p, k, id;
 
-	for (k = 0; k < PROBE_MAX_FNS && d->fns[k]; k++) {
-		id = btf__find_by_name_kind(btf, d->fns[k], BTF_KIND_FUNC);
-		if (id > 0)
-			return id;
+	for (p = 0; p < NR_PROBES; p++) {
+		const struct probe_desc *d = &probe_table[p];
+
+		ids[p] = 0;
+		for (k = 0; k < PROBE_MAX_FNS && d->fns[k]; k++) {
+			id = btf__find_by_name_kind(btf, d->fns[k],
+						    BTF_KIND_FUNC);
+			if (id > 0) {
+				ids[p] = id;
+				break;
+			}
+		}
 	}
-	return 0;
 }
 
 /* the memfd behind the last btf_cache_open()'s path; -1: none */
@@ -294,7 +300,7 @@ static int load_entry(struct btf_cache *c, int dfd, const char *name,
 	if (!err) {
 		c->btf = btf__new(payload, h->payload_len);
 		err = c->btf ? to_memfd(c, payload, h->payload_len) : -EBADMSG;
-		c->fentry_btf_id = h->fentry_btf_id;
+		memcpy(c->fn_btf_id, h->fn_btf_id, sizeof(c->fn_btf_id));
 	}
 	free(buf);
 	return err;
@@ -317,7 +323,7 @@ static int rebuild(struct btf_cache *c, const char *kernel_btf, int dfd,
 	obj = pcptop_bpf_elf_inflate(&obj_len);
 	c->btf = obj ? btf_cut(whole, obj, obj_len) : NULL;
 	err = c->btf ? 0 : -errno;
-	c->fentry_btf_id = fentry_id(whole);
+	fn_ids(whole, c->fn_btf_id);
 	btf__free(whole);
 	if (err)
 		return err;
@@ -327,7 +333,7 @@ static int rebuild(struct btf_cache *c, const char *kernel_btf, int dfd,
 	err = to_memfd(c, raw, len);
 	if (err || dfd < 0)
 		return err;
-	btf_cache_hdr_fill(&h, k, raw, len, c->fentry_btf_id);
+	btf_cache_hdr_fill(&h, k, raw, len, c->fn_btf_id);
 	return entry_write(dfd, name, &h, raw);
 }
 

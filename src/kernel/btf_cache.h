@@ -21,6 +21,7 @@
 #define PCPTOP_BTF_CACHE_H
 
 #include <stdint.h>
+#include "probes.h"
 
 #define BTF_CACHE_DIR "/var/cache/pcptop/btf"
 #define BTF_CACHE_ENV "PCPTOP_BTF_CACHE"
@@ -31,7 +32,8 @@ struct btf;
 
 struct btf_cache {
 	struct btf *btf; /* the cut, for the attach plan: the caller frees it */
-	uint32_t fentry_btf_id; /* the kernel BTF's id of the bulk free */
+	/* the kernel BTF's id of each probe's function: fentry's targets */
+	uint32_t fn_btf_id[NR_PROBES];
 	/*
 	 * The cut's bytes for libbpf's CO-RE (btf_custom_path takes a path):
 	 * a memfd's, open until the next btf_cache_open() or the exit, so

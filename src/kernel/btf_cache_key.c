@@ -141,14 +141,14 @@ static uint32_t hdr_crc(const struct btf_cache_hdr *h)
 
 void btf_cache_hdr_fill(struct btf_cache_hdr *h, const struct btf_cache_key *k,
 			const void *payload, uint32_t len,
-			uint32_t fentry_btf_id)
+			const uint32_t fn_btf_id[NR_PROBES])
 {
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, BTF_CACHE_MAGIC, sizeof(BTF_CACHE_MAGIC));
 	h->version = BTF_CACHE_VERSION;
 	h->hdr_len = sizeof(*h);
 	h->key = *k;
-	h->fentry_btf_id = fentry_btf_id;
+	memcpy(h->fn_btf_id, fn_btf_id, sizeof(h->fn_btf_id));
 	h->payload_len = len;
 	h->payload_crc = crc32(crc32(0, Z_NULL, 0), payload, len);
 	h->hdr_crc = hdr_crc(h);

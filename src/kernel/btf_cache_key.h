@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "probes.h"
 
 /* SHA-1 build IDs are 20 bytes; room for longer ones (--build-id=sha256) */
 #define BUILD_ID_MAX 32
@@ -24,7 +25,7 @@
  * probe table a cut is for, not btf_cut.c's code, so a change to what
  * btf_cut.c keeps must bump it, or old entries stay in use
  */
-#define BTF_CACHE_VERSION 1
+#define BTF_CACHE_VERSION 2 /* 2: every probe's function id, fentry's target */
 /* a cut BTF is tens of KB: anything larger is not one of ours */
 #define BTF_CACHE_MAX_PAYLOAD (4U << 20)
 
@@ -43,8 +44,12 @@ struct btf_cache_hdr {
 	uint32_t version;
 	uint32_t hdr_len;
 	struct btf_cache_key key;
-	/* the kernel BTF's id of the bulk free's function: fentry's probe */
-	uint32_t fentry_btf_id;
+	/*
+	 * the kernel BTF's id of each probe's function (the first of its
+	 * names the kernel knows, kernel_facts' rule; 0: none): fentry's
+	 * targets, which a cut's own ids are not
+	 */
+	uint32_t fn_btf_id[NR_PROBES];
 	uint32_t payload_len;
 	uint32_t payload_crc;
 	uint32_t hdr_crc; /* of every byte before it */
@@ -71,7 +76,7 @@ int btf_cache_name(const struct btf_cache_key *k, char *buf, size_t len);
 /* the header for payload under key k */
 void btf_cache_hdr_fill(struct btf_cache_hdr *h, const struct btf_cache_key *k,
 			const void *payload, uint32_t len,
-			uint32_t fentry_btf_id);
+			const uint32_t fn_btf_id[NR_PROBES]);
 /*
  * Whether buf (a whole entry) can be trusted for key k: 0 with *payload
  * and *len pointing into buf; -EBADMSG when it is damaged (magic,

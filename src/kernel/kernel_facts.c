@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include "btf_cache.h"
 #include "kallsyms.h"
+#include "fentry_load.h"
 #include "kernel_facts.h"
 #include "kernel_quirks.h"
 
@@ -139,21 +140,22 @@ static int fentry_works(int id)
 /*
  * The BTF the plan reads, and the one libbpf's CO-RE will (kf->core_btf):
  * --btf's file; else the kernel's cut (btf_cache.h), which spares both a
- * parse of megabytes, with *fentry_id the kernel BTF's id of the bulk
- * free; else, when no cut can be had, the kernel's whole BTF (libbpf then
- * parses it again for the load). NULL and *err set, with msg saying what
- * to do.
+ * parse of megabytes, with kf->fn_btf_id the kernel BTF's ids of the
+ * probes' functions; else, when no cut can be had, the kernel's whole
+ * BTF, *whole set (its ids are the kernel's). NULL and *err set, with msg
+ * saying what to do.
  */
 static struct btf *load_btf(const struct attach_opts *o,
 			    struct kernel_facts *kf, char *msg, size_t msglen,
-			    int *err, int *fentry_id)
+			    int *err, bool *whole)
 {
 	struct btf_cache c;
 	struct btf *btf;
 	int why;
 
 	kf->core_btf[0] = '\0';
-	*fentry_id = -ENOENT;
+	memset(kf->fn_btf_id, 0, sizeof(kf->fn_btf_id));
+	*whole = false;
 	if (o->btf_path) {
 		btf = btf__parse(o->btf_path, NULL);
 		if (!btf) {
@@ -174,7 +176,7 @@ static struct btf *load_btf(const struct attach_opts *o,
 		snprintf(kf->btf_source, sizeof(kf->btf_source), "%s",
 			 c.source);
 		snprintf(kf->core_btf, sizeof(kf->core_btf), "%s", c.path);
-		*fentry_id = c.fentry_btf_id;
+		memcpy(kf->fn_btf_id, c.fn_btf_id, sizeof(kf->fn_btf_id));
 		/* the plan's to free; the memfd stays for the load */
 		return c.btf;
 	}
@@ -189,6 +191,7 @@ static struct btf *load_btf(const struct attach_opts *o,
 			*err == -ESRCH ? "not found" : strerror(-*err));
 		return NULL;
 	}
+	*whole = true;
 	if (kf->kernel_btf)
 		snprintf(kf->btf_source, sizeof(kf->btf_source),
 			 "%s (whole: no cut, %s)", VMLINUX_BTF_PATH,
@@ -257,9 +260,10 @@ int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
 	unsigned long long addrs[NR_PROBES];
 	struct btf *btf;
 	int id, k, fentry_id, err = 0;
+	bool whole;
 
 	kf->kernel_btf = !access(VMLINUX_BTF_PATH, R_OK);
-	btf = load_btf(o, kf, msg, msglen, &err, &fentry_id);
+	btf = load_btf(o, kf, msg, msglen, &err, &whole);
 	if (!btf)
 		return err;
 
@@ -274,6 +278,9 @@ int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
 				break;
 		}
 		kf->in_btf[id] = kf->fn[id] && btf_has_func(btf, kf->fn[id]);
+		if (whole && kf->kernel_btf && kf->in_btf[id])
+			kf->fn_btf_id[id] = btf__find_by_name_kind(
+				btf, kf->fn[id], BTF_KIND_FUNC);
 		kf->tp_nargs[id] = d->tp ? tp_nargs(btf, d->tp) : -ENOENT;
 		kf->tp_exit_nargs[id] = d->tp_exit ? tp_nargs(btf, d->tp_exit) :
 						     -ENOENT;
@@ -292,11 +299,14 @@ int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
 	 * fentry attaches through the kernel's own BTF, which --btf is not;
 	 * a cut BTF's ids are its own, the cache keeps the kernel's
 	 */
-	if (!kf->kernel_btf || !kf->in_btf[PROBE_BULK_FREE])
-		fentry_id = -ENOENT;
-	else if (fentry_id == -ENOENT)
-		fentry_id = btf__find_by_name_kind(btf, kf->fn[PROBE_BULK_FREE],
-						   BTF_KIND_FUNC);
+	fentry_id = -ENOENT;
+	if (kf->kernel_btf && kf->in_btf[PROBE_BULK_FREE])
+		fentry_id =
+			kf->fn_btf_id[PROBE_BULK_FREE] ?
+				(int)kf->fn_btf_id[PROBE_BULK_FREE] :
+				/* --btf's ids are its file's (btf-min's?) */
+				fentry_load_kernel_btf_id(
+					kf->fn[PROBE_BULK_FREE]);
 	kf->fentry_err = fentry_works(fentry_id);
 	/* read once here; freed before libbpf reads its own for the load */
 	btf__free(btf);

@@ -146,9 +146,10 @@ static void test_name_and_prog_crc(void)
 static size_t entry(uint8_t *buf, const struct btf_cache_key *k)
 {
 	static const char payload[] = "raw BTF bytes";
+	uint32_t ids[NR_PROBES] = { [PROBE_BULK_FREE] = 1234 };
 	struct btf_cache_hdr h;
 
-	btf_cache_hdr_fill(&h, k, payload, sizeof(payload), 1234);
+	btf_cache_hdr_fill(&h, k, payload, sizeof(payload), ids);
 	memcpy(buf, &h, sizeof(h));
 	memcpy(buf + sizeof(h), payload, sizeof(payload));
 	return sizeof(h) + sizeof(payload);
@@ -166,7 +167,7 @@ static void test_entry_check(void)
 	n = entry(buf, &k);
 	CHECK_EQ_INT(btf_cache_entry_check(buf, n, &k, &h, &payload), 0);
 	REQUIRE(h && payload);
-	CHECK_EQ_INT(h->fentry_btf_id, 1234);
+	CHECK_EQ_INT(h->fn_btf_id[PROBE_BULK_FREE], 1234);
 	CHECK_EQ_STR(payload, "raw BTF bytes");
 
 	/* whole, but for another kernel build or BTF: stale */
