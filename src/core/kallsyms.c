@@ -269,6 +269,36 @@ void kallsyms_forget(void)
 	memset(&cache, 0, sizeof(cache));
 }
 
+const void *kallsyms_state(size_t *len)
+{
+	*len = sizeof(cache);
+	return cache.valid ? &cache : NULL;
+}
+
+int kallsyms_state_set(const void *buf, size_t len, const char *path,
+		       const char *const *syms, int n)
+{
+	static typeof(cache) in;
+	int i;
+
+	if (len != sizeof(in))
+		return -EBADMSG;
+	memcpy(&in, buf, len);
+	/* a copy for other names, another file or a damaged one: not ours */
+	if (!in.valid || in.n != n || n > KALLSYMS_CACHE_MAX ||
+	    in.nr_ranges < 0 || in.nr_ranges > KALLSYMS_MAX_RANGES ||
+	    strncmp(in.path, path, PATH_LEN))
+		return -ESTALE;
+	for (i = 0; i < n; i++)
+		if (strncmp(in.names[i], syms[i] ? syms[i] : "", NAME_MAX_LEN))
+			return -ESTALE;
+	for (i = 0; i < in.nr_ranges; i++)
+		if (in.ranges[i].sym < 0 || in.ranges[i].sym >= n)
+			return -EBADMSG;
+	cache = in;
+	return 0;
+}
+
 int kallsyms_lookup_many(const char *path, const char *const *syms, int n,
 			 unsigned long long *addrs)
 {

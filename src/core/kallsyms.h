@@ -8,6 +8,8 @@
 #ifndef PCPTOP_KALLSYMS_H
 #define PCPTOP_KALLSYMS_H
 
+#include <stddef.h>
+
 /*
  * Address of a symbol (any type). -ENOENT when absent, -EPERM when it is
  * listed with address 0 (kptr_restrict, not root).
@@ -53,6 +55,17 @@ int kallsyms_readable(const char *path);
  */
 #define KALLSYMS_CACHE_MAX 48
 int kallsyms_prefetch(const char *path, const char *const *syms, int n);
+
+/*
+ * The last prefetch's findings as bytes (NULL when there was none), and
+ * back: kallsyms_state_set() takes them only for the same file and names,
+ * and answers the lookups that follow from them (-ESTALE: another file or
+ * other names; -EBADMSG: not such bytes). kallsyms_boot.h keeps them for
+ * the rest of a boot.
+ */
+const void *kallsyms_state(size_t *len);
+int kallsyms_state_set(const void *buf, size_t len, const char *path,
+		       const char *const *syms, int n);
 void kallsyms_forget(void);
 
 #endif /* PCPTOP_KALLSYMS_H */

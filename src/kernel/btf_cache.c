@@ -4,32 +4,23 @@
  * cut BTF of the running kernel.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
-#include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "bpf_elf.h"
 #include "btf_cache.h"
 #include "btf_cache_key.h"
 #include "btf_cut.h"
+#include "cachedir.h"
 #include "outfile.h"
 #include "probes.h"
 
 #define KERNEL_NOTES_PATH "/sys/kernel/notes"
-/* the default directory's parents, world-readable as /var/cache is */
-#define CACHE_PARENT_MODE 0755
-#define CACHE_DIR_MODE 0700
-#define CACHE_FILE_MODE 0600
 
 /* "EROFS" fits the info line where "Read-only file system" would not */
 static const char *errname(int err)
@@ -37,183 +28,6 @@ static const char *errname(int err)
 	const char *name = strerrorname_np(err < 0 ? -err : err);
 
 	return name ? name : "error";
-}
-
-/* a directory only its owner, pcptop's user, may change */
-static int dir_trusted(int fd)
-{
-	struct stat st;
-
-	if (fstat(fd, &st))
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))
-		return -EPERM;
-	return 0;
-}
-
-/* every directory of path (absolute), as mkdir -p */
-static int make_parents(char *path)
-{
-	char *slash = path;
-
-	while ((slash = strchr(slash + 1, '/'))) {
-		*slash = '\0';
-		if (mkdir(path, CACHE_PARENT_MODE) && errno != EEXIST) {
-			*slash = '/';
-			return -errno;
-		}
-		*slash = '/';
-	}
-	if (mkdir(path, CACHE_PARENT_MODE) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-/*
- * The cache directory, made if missing, opened without following a
- * symlink in its last two components: an fd, or -errno.
- */
-static int cache_dir_open(const char *dir)
-{
-	char parent[PATH_MAX], base[PATH_MAX];
-	int pfd, fd, err;
-
-	if (snprintf(parent, sizeof(parent), "%s", dir) >= (int)sizeof(parent))
-		return -ENAMETOOLONG;
-	snprintf(base, sizeof(base), "%s", dir);
-	/* /var/cache/pcptop, even /var, may be missing on a board: make them */
-	if (!strcmp(dir, BTF_CACHE_DIR)) {
-		err = make_parents(dirname(parent));
-		if (err)
-			return err;
-	}
-	snprintf(parent, sizeof(parent), "%s", dir);
-	pfd = open(dirname(parent),
-		   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (pfd < 0)
-		return -errno;
-	err = dir_trusted(pfd);
-	if (!err && mkdirat(pfd, basename(base), CACHE_DIR_MODE) &&
-	    errno != EEXIST)
-		err = -errno;
-	fd = err ? -1 :
-		   openat(pfd, basename(base),
-			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (!err && fd < 0)
-		err = -errno;
-	close(pfd);
-	if (!err)
-		err = dir_trusted(fd);
-	if (err && fd >= 0)
-		close(fd);
-	return err ? err : fd;
-}
-
-/* the whole entry name into *buf: its length, or -errno */
-static ssize_t entry_read(int dfd, const char *name, void **buf)
-{
-	struct stat st;
-	ssize_t n = 0, got;
-	int fd, err = 0;
-
-	*buf = NULL;
-	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st))
-		err = -errno;
-	else if (!S_ISREG(st.st_mode) ||
-		 st.st_size > (off_t)(sizeof(struct btf_cache_hdr) +
-				      BTF_CACHE_MAX_PAYLOAD))
-		err = -EBADMSG;
-	else if (!(*buf = malloc(st.st_size ? st.st_size : 1)))
-		err = -ENOMEM;
-	while (!err && n < st.st_size) {
-		got = read(fd, (char *)*buf + n, st.st_size - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			err = got < 0 ? -errno : -EBADMSG;
-		else
-			n += got;
-	}
-	close(fd);
-	if (err) {
-		free(*buf);
-		*buf = NULL;
-		return err;
-	}
-	return n;
-}
-
-#define TMP_FMT ".%s.%d.tmp"
-
-/*
- * A pcptop killed between writing its entry and renaming it leaves the
- * temporary file behind; nothing else would ever remove it. Those of
- * processes no longer alive go before a new entry is written.
- */
-static void stale_tmp_sweep(int dfd)
-{
-	struct dirent *e;
-	int fd, pid, n;
-	DIR *dir;
-
-	fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return;
-	}
-	while ((e = readdir(dir))) {
-		n = strlen(e->d_name);
-		if (e->d_name[0] != '.' || n < 5 ||
-		    strcmp(e->d_name + n - 4, ".tmp"))
-			continue;
-		/* ".NAME.PID.tmp": the PID is the last dotted field */
-		e->d_name[n - 4] = '\0';
-		pid = atoi(strrchr(e->d_name, '.') + 1);
-		e->d_name[n - 4] = '.';
-		if (pid > 0 && pid != getpid() && kill(pid, 0) &&
-		    errno == ESRCH)
-			unlinkat(dfd, e->d_name, 0);
-	}
-	closedir(dir);
-}
-
-/* the entry written whole under a temporary name, then renamed: 0/-errno */
-static int entry_write(int dfd, const char *name, const struct btf_cache_hdr *h,
-		       const void *payload)
-{
-	char tmp[BTF_CACHE_NAME_LEN + 32];
-	int fd, err;
-
-	stale_tmp_sweep(dfd);
-	snprintf(tmp, sizeof(tmp), TMP_FMT, name, (int)getpid());
-	fd = openat(dfd, tmp,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    CACHE_FILE_MODE);
-	if (fd < 0)
-		return -errno;
-	err = outfile_write_all(fd, h, sizeof(*h));
-	if (!err)
-		err = outfile_write_all(fd, payload, h->payload_len);
-	/* a power cut leaves the old entry or the new one, never a part */
-	if (!err && fsync(fd))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && renameat(dfd, tmp, dfd, name))
-		err = -errno;
-	if (err)
-		unlinkat(dfd, tmp, 0);
-	else
-		fsync(dfd);
-	return err;
 }
 
 /* the key of the running kernel and this pcptop */
@@ -293,7 +107,9 @@ static int load_entry(struct btf_cache *c, int dfd, const char *name,
 	ssize_t n;
 	int err;
 
-	n = entry_read(dfd, name, &buf);
+	n = cachedir_read(dfd, name,
+			  sizeof(struct btf_cache_hdr) + BTF_CACHE_MAX_PAYLOAD,
+			  &buf);
 	if (n < 0)
 		return n;
 	err = btf_cache_entry_check(buf, n, k, &h, &payload);
@@ -334,7 +150,7 @@ static int rebuild(struct btf_cache *c, const char *kernel_btf, int dfd,
 	if (err || dfd < 0)
 		return err;
 	btf_cache_hdr_fill(&h, k, raw, len, c->fn_btf_id);
-	return entry_write(dfd, name, &h, raw);
+	return cachedir_write(dfd, name, &h, sizeof(h), raw, len);
 }
 
 static void say(struct btf_cache *c, const char *kernel_btf, const char *what,
@@ -358,7 +174,8 @@ int btf_cache_open(struct btf_cache *c, const char *kernel_btf)
 	btf_cache_name(&k, name, sizeof(name));
 	if (!dir)
 		dir = BTF_CACHE_DIR;
-	why = *dir ? cache_dir_open(dir) : -ECANCELED;
+	why = *dir ? cachedir_open(dir, !strcmp(dir, BTF_CACHE_DIR)) :
+		     -ECANCELED;
 	if (why >= 0) {
 		dfd = why;
 		why = load_entry(c, dfd, name, &k);

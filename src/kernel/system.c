@@ -5,6 +5,7 @@
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 #include "kallsyms.h"
+#include "kallsyms_boot.h"
 #include "procfs.h"
 #include "snapshot_take.h"
 #include "system.h"
@@ -19,7 +20,7 @@
 static void prefetch_kallsyms(void)
 {
 	const char *names[KALLSYMS_CACHE_MAX];
-	char path[64];
+	char path[64], boot_id[64], source[48];
 	int id, i, n = 0;
 
 	for (id = 0; id < NR_PROBES; id++)
@@ -31,8 +32,11 @@ static void prefetch_kallsyms(void)
 	for (i = 0; i < nr_drain_caller_syms && n < KALLSYMS_CACHE_MAX; i++)
 		names[n++] = drain_caller_syms[i].name;
 	proc_path(path, sizeof(path), LIVE_ROOT, "proc/kallsyms");
+	proc_path(boot_id, sizeof(boot_id), LIVE_ROOT,
+		  "proc/sys/kernel/random/boot_id");
 	/* without it every lookup reads the file itself: slower, no worse */
-	kallsyms_prefetch(path, names, n);
+	kallsyms_prefetch_boot(path, boot_id, NULL, names, n, source,
+			       sizeof(source));
 }
 
 static void facts_probes(struct facts *f, const struct attach *a)

@@ -61,16 +61,17 @@ extern const struct unit_test pcpmodel_tests[];
 extern const struct unit_test kshape_tests[];
 extern const struct unit_test whatif_tests[];
 extern const struct unit_test rectrace_tests[];
+extern const struct unit_test kallsyms_boot_tests[];
 
 static const struct unit_test *const suites[] = {
-	procfs_tests,	   scale_tests,	      hist_tests,
-	recfile_tests,	   recfile_bad_tests, scale_disagree_tests,
-	figtab_tests,	   output_tests,      rec_output_tests,
-	cli_tests,	   plan_tests,	      facts_tests,
-	fixture_rec_tests, sampler_tests,     sampled_row_tests,
-	progs_tests,	   btf_cache_tests,   compare_tests,
-	pcpmodel_tests,	   kshape_tests,      whatif_tests,
-	rectrace_tests,
+	procfs_tests,	   scale_tests,		hist_tests,
+	recfile_tests,	   recfile_bad_tests,	scale_disagree_tests,
+	figtab_tests,	   output_tests,	rec_output_tests,
+	cli_tests,	   plan_tests,		facts_tests,
+	fixture_rec_tests, sampler_tests,	sampled_row_tests,
+	progs_tests,	   btf_cache_tests,	compare_tests,
+	pcpmodel_tests,	   kshape_tests,	whatif_tests,
+	rectrace_tests,	   kallsyms_boot_tests,
 };
 
 int main(int argc, char **argv)
