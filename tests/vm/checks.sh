@@ -251,11 +251,16 @@ check_results() {
 }
 
 # The BTF cache on a board (init.sh's btf_cache_checks): the first start
-# from an empty cache keeps an entry, the second finds it and is faster
-# (the least of each start's runs: TCG's wall clock carries the host's
-# load), info reads it as a cache hit, and the second start's peak RSS is
-# within the matrix's btfrss column. Adds to the caller's fails and
-# btf_rss.
+# from an empty cache keeps an entry, the second finds it, info reads it
+# as a cache hit, and the second start's peak RSS is within the matrix's
+# btfrss column: the whole BTF parsed shows there, 13-15 MiB against 2.
+# The starts' times are printed, not held to each other: since fentry no
+# longer parses the whole BTF either way, the cut is some 8 % of a start
+# (1.238 against 1.142 guest s on arm64 6.12, -icount, make bench), and
+# TCG's wall clock carries the host's load: the least of three seconds
+# came out over the least of three firsts on two boards of a loaded run
+# (6.12: 3.33 against 3.27 s, 7.3: 4.13 against 3.97; 2026-12-02 02:40).
+# Adds to the caller's fails and btf_rss.
 check_btf_cache() {
 	local k=$1 logf=$2 first second rss1 rss2 src times
 	times=$(tagged "$logf" btfcache_time)
@@ -271,8 +276,6 @@ check_btf_cache() {
 	[ "$(tagged "$logf" btfcache_entries | sed -n 's/^first-1 //p')" = 0 ] &&
 		[ "$(tagged "$logf" btfcache_entries | sed -n 's/^second-1 //p')" = 1 ] ||
 		fails+=("btf cache: entries before the first and second starts: $(tagged "$logf" btfcache_entries | tr '\n' ' '), expected 0 and 1")
-	awk -v a="$second" -v b="$first" 'BEGIN { exit !(a < b) }' ||
-		fails+=("btf cache: the second start took $second s, the first $first s")
 	src=$(tagged "$logf" btfcache_info | jq -r '.kernel.btf // ""' 2>/dev/null)
 	grep -q '(cut, cache hit)' <<<"$src" ||
 		fails+=("btf cache: info's BTF after two starts is '$src'")
