@@ -18,7 +18,6 @@
 #include "bpf_elf.h"
 #include "fentry_load.h"
 #include "kernel_facts.h"
-#include "links.h"
 #include "procfs.h"
 #include "progs.h"
 #include "uapi_compat.h"
@@ -72,7 +71,7 @@ static struct bpf_program *xcheck_prog(const struct attach *a)
 		       xcheck_progs.at[a->raw_tp ? SLOT_RAW_TP : SLOT_TP]);
 }
 
-static int add_link(struct attach *a, struct bpf_link *link, bool kprobe)
+static int add_link(struct attach *a, struct bpf_link *link)
 {
 	if (!link)
 		return -errno;
@@ -80,7 +79,6 @@ static int add_link(struct attach *a, struct bpf_link *link, bool kprobe)
 		bpf_link__destroy(link);
 		return -E2BIG;
 	}
-	a->kprobe_link[a->nr_links] = kprobe;
 	a->links[a->nr_links++] = link;
 	return 0;
 }
@@ -93,12 +91,11 @@ static int attach_prog(struct attach *a, struct bpf_program *prog,
 	if (!prog)
 		return -ENOENT;
 	if (mode == MODE_KPROBE)
-		return add_link(a, bpf_program__attach_kprobe(prog, ret, fn),
-				true);
+		return add_link(a, bpf_program__attach_kprobe(prog, ret, fn));
 	if (mode == MODE_TRACEPOINT && a->raw_tp)
-		return add_link(a, bpf_program__attach_raw_tracepoint(prog, fn),
-				false);
-	return add_link(a, bpf_program__attach(prog), false);
+		return add_link(a,
+				bpf_program__attach_raw_tracepoint(prog, fn));
+	return add_link(a, bpf_program__attach(prog));
 }
 
 static bool slot_is_tp(enum prog_slot s)
@@ -130,22 +127,8 @@ static int attach_probe_end(struct attach *a, const struct kernel_facts *kf,
 	return attach_prog(a, slot_prog(a, id, s), m, kf->fn[id], exit);
 }
 
-/*
- * The kprobes at once (links.h), the rest in reverse: the skeleton and
- * its maps go next, so an entry left a moment without its exit leaves
- * nothing that outlives them
- */
 static void detach_all(struct attach *a)
 {
-	struct bpf_link *kprobes[ATTACH_MAX_LINKS];
-	int i, n = 0;
-
-	for (i = 0; i < a->nr_links; i++)
-		if (a->kprobe_link[i]) {
-			kprobes[n++] = a->links[i];
-			a->links[i] = NULL;
-		}
-	links_destroy(kprobes, n);
 	while (a->nr_links > 0)
 		bpf_link__destroy(a->links[--a->nr_links]);
 	pcptop_bpf__destroy(a->skel);

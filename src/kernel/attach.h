@@ -24,7 +24,6 @@ struct attach {
 	struct pcptop_bpf *skel;
 	struct probe_state probes[NR_PROBES];
 	struct bpf_link *links[ATTACH_MAX_LINKS];
-	bool kprobe_link[ATTACH_MAX_LINKS]; /* links_destroy() them at once */
 	int nr_links;
 	bool cross_check;
 	/* BTF: per_cpu_pages has no free_count (before v6.7) */
