@@ -57,8 +57,13 @@ static __always_inline __u64 kprobe_ret_ip(struct pt_regs *ctx)
 	return ip;
 }
 
-/* the caller whose function holds return address ip, or -1 */
-static __always_inline int caller_at(__u64 ip)
+/*
+ * The caller whose function holds return address ip, or -1. A global
+ * function: the verifier walks it once, on its own, instead of once for
+ * each of the stack's frames (fentry/drain_pages_zone: 9 696 instructions
+ * verified, on arm64 6.12).
+ */
+__noinline int pcptop_caller_at(__u64 ip)
 {
 	__u32 r;
 
@@ -91,7 +96,7 @@ static __always_inline int drain_caller(void *ctx, __u64 ret_ip)
 
 	if (!nr_caller_ranges)
 		return DRAIN_BY_OTHER;
-	c = ret_ip ? caller_at(ret_ip) : -1;
+	c = ret_ip ? pcptop_caller_at(ret_ip) : -1;
 	if (c >= 0 && c < NR_DRAIN_CALLERS)
 		return c;
 	if (!ips)
@@ -103,7 +108,7 @@ static __always_inline int drain_caller(void *ctx, __u64 ret_ip)
 	for (i = 0; i < PCPTOP_DRAIN_STACK_DEPTH; i++) {
 		if (i * (long)sizeof(__u64) >= len)
 			break;
-		c = caller_at(ips[i]);
+		c = pcptop_caller_at(ips[i]);
 		if (c >= 0 && c < NR_DRAIN_CALLERS)
 			return c;
 	}

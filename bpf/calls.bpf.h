@@ -19,8 +19,12 @@
 /* free_count grows by a page's order past its cap at most */
 #define FREE_COUNT_OVERSHOOT (1 << PCPTOP_PAGE_ALLOC_COSTLY_ORDER)
 
-/* the smallest s for which batch << s could have held n pages */
-static __always_inline int scale_for(__u64 n, int batch)
+/*
+ * The smallest s for which batch << s could have held n pages. A global
+ * function, walked once by the verifier: inlined, each of its returns was
+ * a state of its own at each of its three calls.
+ */
+__noinline int pcptop_scale_for(__u64 n, int batch)
 {
 	int s;
 
@@ -47,7 +51,7 @@ static __always_inline void scale_evidence(__u32 ep, int zone,
 
 	/* it stops below batch << scale + (1 << PAGE_ALLOC_COSTLY_ORDER) */
 	if (fc >= FREE_COUNT_OVERSHOOT) {
-		s = scale_for(fc - FREE_COUNT_OVERSHOOT + 1, batch);
+		s = pcptop_scale_for(fc - FREE_COUNT_OVERSHOOT + 1, batch);
 		if (s > lb)
 			lb = s;
 	}
@@ -55,7 +59,7 @@ static __always_inline void scale_evidence(__u32 ep, int zone,
 		hist_record(ep, zone, HIST_SCALE_AT_LEAST, lb);
 	if (f->ctx != CTX_DRAIN || f->count_arg <= 0 || batch <= 0)
 		return;
-	s = scale_for(f->count_arg, batch);
+	s = pcptop_scale_for(f->count_arg, batch);
 	/* capped: asked for less than the pageset held, exactly batch << s */
 	if (f->count_arg < f->count_before &&
 	    (__u64)batch << s == (__u64)f->count_arg)

@@ -13,6 +13,7 @@
 #include <bpf/bpf_helpers.h>
 #include "compat.bpf.h"
 #include "pcptop.h"
+#include "log2.bpf.h"
 
 /*
  * Tracepoint mode: events closer than this on one CPU belong to one
@@ -251,36 +252,6 @@ static __always_inline struct cpu_state *cpu_state(void)
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(&cpu_states, &zero);
-}
-
-static __always_inline __u32 log2_slot(__u64 v)
-{
-	__u32 r = 0;
-
-	/* unrolled binary search, as libbpf-tools' bits.bpf.h does */
-	if (v >> 32) {
-		v >>= 32;
-		r += 32;
-	}
-	if (v >> 16) {
-		v >>= 16;
-		r += 16;
-	}
-	if (v >> 8) {
-		v >>= 8;
-		r += 8;
-	}
-	if (v >> 4) {
-		v >>= 4;
-		r += 4;
-	}
-	if (v >> 2) {
-		v >>= 2;
-		r += 2;
-	}
-	if (v >> 1)
-		r += 1;
-	return r;
 }
 
 /*

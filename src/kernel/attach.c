@@ -272,6 +272,31 @@ static void set_knobs(struct pcptop_bpf *skel,
 		}
 	}
 }
+/*
+ * With -v, what each loaded program cost the verifier: the instructions
+ * it walked (5.16+) say which program a start spends its load time on.
+ */
+static void print_verifier_cost(struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+	__u64 total = 0;
+
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		fprintf(stderr,
+			"pcptop: verifier: %s: %zu insns, %u verified\n",
+			bpf_program__name(prog), bpf_program__insn_cnt(prog),
+			info.verified_insns);
+		total += info.verified_insns;
+	}
+	fprintf(stderr, "pcptop: verifier: %llu insns verified in all\n",
+		(unsigned long long)total);
+}
 
 /*
  * Tracepoints as raw_tp twins: without the kernel's BTF, and wherever
@@ -343,6 +368,8 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	pcptop_bpf_elf_release();
 	if (err)
 		goto fail;
+	if (verbose_libbpf)
+		print_verifier_cost(a->skel->obj);
 
 	/*
 	 * Every exit before any entry: an exit without its entry is ignored,

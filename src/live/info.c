@@ -35,7 +35,7 @@ void info_usage(FILE *f)
 		"      --latency        probe every allocation and free for their latency\n"
 		"      --page-orders    hook every bulk-freed page for its order\n"
 		"      --btf FILE       this kernel's BTF, where /sys/kernel/btf is missing\n"
-		"  -v, --verbose    libbpf's log on stderr\n"
+		"  -v, --verbose    libbpf's log and the verifier's cost on stderr\n"
 		"  -h, --help       this text\n");
 }
 

@@ -71,7 +71,7 @@ void record_usage(FILE *f)
 		"                       BPF ring buffer of its own, its losses recorded and\n"
 		"                       reported (cost: pcptop info, docs/PERFORMANCE.md)\n" CLI_PROBE_OPTS_HELP
 		"  -q, --quiet          no progress lines on stderr\n"
-		"  -v, --verbose        libbpf's log on stderr\n"
+		"  -v, --verbose        libbpf's log and the verifier's cost on stderr\n"
 		"  -h, --help           this text\n"
 		"\n"
 		"Signals: Ctrl-C, SIGTERM or SIGHUP end a system-wide recording with the file\n"

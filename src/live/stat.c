@@ -39,7 +39,7 @@ void stat_usage(FILE *f)
 		"                       file (pcptop_* metrics), rewritten every interval\n"
 		"      --cross-check    also count pages with kmem:mm_page_pcpu_drain next to\n"
 		"                       the function probe (the two must agree)\n" CLI_PROBE_OPTS_HELP
-		"  -v, --verbose        libbpf's log on stderr\n"
+		"  -v, --verbose        libbpf's log and the verifier's cost on stderr\n"
 		"  -h, --help           this text\n"
 		"\n"
 		"Figures marked '~' are estimates: tracepoint event runs, or free_high\n"

@@ -71,7 +71,7 @@ void top_usage(FILE *f)
 		"      --latency         time every allocation and free (costly)\n"
 		"      --page-orders     count every bulk-freed page at its order\n"
 		"      --btf FILE        this kernel's BTF, where /sys/kernel/btf is missing\n"
-		"  -v, --verbose         libbpf's log on stderr\n"
+		"  -v, --verbose         libbpf's log and the verifier's cost on stderr\n"
 		"  -h, --help            this text\n"
 		"\n"
 		"Header: the PCP batch scale and where it was read, the kernel, pcptop's\n"

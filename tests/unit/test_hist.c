@@ -8,8 +8,41 @@
 #include "text.h"
 #include "pcptop.h"
 #include "unit.h"
+#include "../../bpf/log2.bpf.h"
 
 #define NR_SLOTS PCPTOP_HIST_SLOTS
+
+/* the BPF side's branch-free slot (bpf/log2.bpf.h) against hist_slot_of */
+static int bpf_slot(uint64_t v)
+{
+	uint32_t s = log2_slot(v);
+
+	return s < NR_SLOTS ? (int)s : NR_SLOTS - 1;
+}
+
+static void test_bpf_slot(void)
+{
+	uint64_t x = 88172645463325252ULL, v;
+	int k, d, i, bad = 0;
+
+	for (k = 0; k < 64; k++)
+		for (d = -2; d <= 2; d++) {
+			v = (UINT64_C(1) << k) + (uint64_t)(int64_t)d;
+			bad += bpf_slot(v) != hist_slot_of(v);
+			CHECK_EQ_INT(log2_slot(UINT64_C(1) << k), k);
+		}
+	CHECK_EQ_INT(log2_slot(0), 0);
+	CHECK_EQ_INT(log2_slot(UINT64_MAX), 63);
+	/* xorshift64, values of every magnitude */
+	for (i = 0; i < 100000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = x >> (x & 63);
+		bad += bpf_slot(v) != hist_slot_of(v);
+	}
+	CHECK_EQ_INT(bad, 0);
+}
 
 static void test_slot_of(void)
 {
@@ -28,6 +61,7 @@ static void test_slot_of(void)
 	/* past the last slot, clamped there as the BPF side does */
 	CHECK_EQ_INT(hist_slot_of(1ULL << NR_SLOTS), NR_SLOTS - 1);
 	CHECK_EQ_INT(hist_slot_of(UINT64_MAX), NR_SLOTS - 1);
+	test_bpf_slot();
 }
 
 static void test_slot_bounds(void)

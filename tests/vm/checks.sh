@@ -262,7 +262,7 @@ check_results() {
 # (6.12: 3.33 against 3.27 s, 7.3: 4.13 against 3.97; 2026-12-02 02:40).
 # Adds to the caller's fails and btf_rss.
 check_btf_cache() {
-	local k=$1 logf=$2 first second rss1 rss2 src times
+	local k=$1 logf=$2 first second rss1 rss2 src times verified
 	times=$(tagged "$logf" btfcache_time)
 	# RUN: the least START-to-END of the runs named RUN-N, "" if one failed
 	least() {
@@ -283,5 +283,24 @@ check_btf_cache() {
 	rss2=$(tagged "$logf" btfcache_rss | sed -n 's/^second [0-9]* //p')
 	[ "${rss2:-0}" -gt 0 ] && [ "$rss2" -le "${K_BTFRSS[$k]}" ] ||
 		fails+=("btf cache: second start's peak RSS ${rss2:-?} KiB, over ${K_BTFRSS[$k]}")
-	btf_rss+="; BTF cache: start ${first} s then ${second} s, peak RSS ${rss1:-?} then ${rss2:-?} KiB (<= ${K_BTFRSS[$k]})"
+	check_verifier_cost "$logf"
+	btf_rss+="; BTF cache: start ${first} s then ${second} s, peak RSS ${rss1:-?} then ${rss2:-?} KiB (<= ${K_BTFRSS[$k]}); ${verified:-?} insns verified"
+}
+
+# What loading cost the verifier on a board, as the kernel counts it
+# (bpf_prog_info.verified_insns, `stat -v`): most of a start's load time
+# on a slow core. 148 000 on arm64 6.12 before bpf/log2.bpf.h took the
+# branches out of the histograms' slot and two loops became global
+# functions; 11 000-13 000 after, on 6.1 and 6.12 (2026-12-02).
+VERIFIED_INSNS_MAX=20000
+check_verifier_cost() {
+	local v sum
+	v=$(tagged "$1" btfcache_verifier)
+	verified=$(sed -n 's/^pcptop: verifier: \([0-9]*\) insns verified in all$/\1/p' <<<"$v")
+	sum=$(awk '$3 ~ /:$/ && $7 == "verified" { s += $6 } END { print s + 0 }' <<<"$v")
+	if [ -z "$verified" ] || [ "$verified" -le 0 ] || [ "$sum" != "$verified" ]; then
+		fails+=("stat -v: verified instructions '${verified:-none}', the programs' lines sum to $sum")
+	elif [ "$verified" -gt $VERIFIED_INSNS_MAX ]; then
+		fails+=("stat -v: $verified instructions verified, over $VERIFIED_INSNS_MAX: $(grep -v "in all" <<<"$v" | sort -n -k6 | tail -n 3 | tr '\n' ';')")
+	fi
 }

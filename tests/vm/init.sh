@@ -113,6 +113,9 @@ btf_cache_checks() {
 	done
 	pcptop info --json >/tmp/bc.json 2>/dev/null
 	say btfcache_info </tmp/bc.json
+	# what each program cost the verifier, its own count (-v)
+	pcptop stat -v -i 0.05 -c 1 -H 2>&1 >/dev/null |
+		grep '^pcptop: verifier: ' | say btfcache_verifier
 }
 
 # churn_while PID: churn until PID ends, so that its interval sees whole
