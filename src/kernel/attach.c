@@ -18,6 +18,7 @@
 #include "bpf_elf.h"
 #include "fentry_load.h"
 #include "kernel_facts.h"
+#include "load_report.h"
 #include "procfs.h"
 #include "progs.h"
 #include "uapi_compat.h"
@@ -39,7 +40,6 @@ static const char *errname(int err)
 
 static bool verbose_libbpf;
 static char libbpf_last[ATTACH_MSG_LEN];
-
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list args)
 {
@@ -129,10 +129,13 @@ static int attach_probe_end(struct attach *a, const struct kernel_facts *kf,
 
 static void detach_all(struct attach *a)
 {
+	load_report_mark(NULL);
 	while (a->nr_links > 0)
 		bpf_link__destroy(a->links[--a->nr_links]);
+	load_report_mark("the links' release");
 	pcptop_bpf__destroy(a->skel);
 	a->skel = NULL;
+	load_report_mark("the programs' and maps' release");
 }
 
 /* load slot s of probe id; fentry at the name this kernel has */
@@ -273,32 +276,6 @@ static void set_knobs(struct pcptop_bpf *skel,
 	}
 }
 /*
- * With -v, what each loaded program cost the verifier: the instructions
- * it walked (5.16+) say which program a start spends its load time on.
- */
-static void print_verifier_cost(struct bpf_object *obj)
-{
-	struct bpf_program *prog;
-	__u64 total = 0;
-
-	bpf_object__for_each_program(prog, obj) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
-			continue;
-		fprintf(stderr,
-			"pcptop: verifier: %s: %zu insns, %u verified\n",
-			bpf_program__name(prog), bpf_program__insn_cnt(prog),
-			info.verified_insns);
-		total += info.verified_insns;
-	}
-	fprintf(stderr, "pcptop: verifier: %llu insns verified in all\n",
-		(unsigned long long)total);
-}
-
-/*
  * Tracepoints as raw_tp twins: without the kernel's BTF, and wherever
  * CO-RE has a file (--btf, the cut BTF), since libbpf 1.1 parses the
  * kernel's whole BTF for any tp_btf program it loads, whatever
@@ -368,8 +345,8 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	pcptop_bpf_elf_release();
 	if (err)
 		goto fail;
-	if (verbose_libbpf)
-		print_verifier_cost(a->skel->obj);
+	load_report_mark("opening and loading the BPF object");
+	load_report_verifier(a->skel->obj);
 
 	/*
 	 * Every exit before any entry: an exit without its entry is ignored,
@@ -395,6 +372,7 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 		if (err)
 			goto fail;
 	}
+	load_report_mark("attaching");
 	return 0;
 fail:
 	/* which flavour to give up: the most fragile one in the plan */
@@ -460,6 +438,7 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 
 	memset(a, 0, sizeof(*a));
 	verbose_libbpf = o->verbose;
+	load_report_set(o->verbose);
 	libbpf_set_print(libbpf_print);
 	plan_rules_init(&rules, o);
 
@@ -469,6 +448,7 @@ int attach_open(struct attach *a, const struct attach_opts *o)
 			"not allowed to load BPF programs: run as root (or with CAP_BPF and CAP_PERFMON)");
 		return -EPERM;
 	}
+	load_report_mark(NULL);
 	err = kernel_facts_gather(o, &kf, a->error, sizeof(a->error));
 	if (err)
 		return err;
