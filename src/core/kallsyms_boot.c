@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "boot_note.h"
 #include "cachedir.h"
 #include "kallsyms.h"
 #include "kallsyms_boot.h"
@@ -16,8 +17,6 @@
 #define ENTRY_MAGIC "PCPKSYM"
 /* the entry's layout and kallsyms.c's state: a change to either bumps it */
 #define ENTRY_VERSION 1
-/* "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" and its NUL */
-#define BOOT_ID_LEN 37
 /* kallsyms.c's state is some 10 KB: anything larger is not one of ours */
 #define ENTRY_MAX (64U << 10)
 
@@ -30,23 +29,6 @@ struct entry_hdr {
 	uint32_t payload_crc;
 	uint32_t hdr_crc; /* of every byte before it */
 };
-
-static int boot_id_read(const char *path, char id[BOOT_ID_LEN])
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, id, BOOT_ID_LEN - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	id[n] = '\0';
-	id[strcspn(id, "\n")] = '\0';
-	return id[0] ? 0 : -ENODATA;
-}
 
 static uint32_t crc_of(const void *p, size_t len)
 {
@@ -109,13 +91,11 @@ int kallsyms_prefetch_boot(const char *path, const char *boot_id_path,
 	char boot_id[BOOT_ID_LEN];
 	int dfd = -1, why, err;
 
-	if (!dir)
-		dir = getenv(KALLSYMS_BOOT_ENV);
-	if (!dir)
-		dir = KALLSYMS_BOOT_DIR;
-	why = !*dir ? -ECANCELED : boot_id_read(boot_id_path, boot_id);
-	if (!why)
-		why = dfd = cachedir_open(dir, !strcmp(dir, KALLSYMS_BOOT_DIR));
+	why = dfd = boot_cache_open(dir);
+	if (dfd >= 0 && (why = boot_id_read(boot_id_path, boot_id))) {
+		close(dfd);
+		dfd = -1;
+	}
 	if (dfd >= 0) {
 		why = load(dfd, boot_id, path, syms, n);
 		if (!why) {

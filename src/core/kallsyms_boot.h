@@ -9,16 +9,13 @@
  * the kernel's boot_id and the names asked for, checked by CRC32, and
  * rewritten at the first start of each boot.
  *
- * PCPTOP_BOOT_CACHE=DIR puts the entry in DIR (default
- * /var/cache/pcptop/boot); set empty, it turns it off.
+ * The entry lives in the boot cache directory (boot_note.h:
+ * PCPTOP_BOOT_CACHE=DIR, default /var/cache/pcptop/boot, empty for none).
  */
 #ifndef PCPTOP_KALLSYMS_BOOT_H
 #define PCPTOP_KALLSYMS_BOOT_H
 
 #include <stddef.h>
-
-#define KALLSYMS_BOOT_DIR "/var/cache/pcptop/boot"
-#define KALLSYMS_BOOT_ENV "PCPTOP_BOOT_CACHE"
 
 /*
  * kallsyms_prefetch(path, syms, n), answered from dir's entry when it

@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "boot_note.h"
 #include "btf_cache.h"
 #include "kallsyms.h"
 #include "fentry_load.h"
@@ -26,6 +27,8 @@
 #define KALLSYMS_PATH "/proc/kallsyms"
 /* libbpf attaches kprobes through this PMU; absent without CONFIG_KPROBES */
 #define KPROBE_PMU_PATH "/sys/bus/event_source/devices/kprobe/type"
+/* this boot's note (core/boot_note.h) that the fentry probe attached */
+#define FENTRY_NOTE "fentry"
 /* btf_trace_<tp> prototypes carry a leading void *__data */
 #define TP_PROTO_EXTRA_ARGS 1
 #define CAP_BPF_BIT 39
@@ -135,6 +138,29 @@ static int fentry_works(int id)
 	else
 		close(link);
 	close(prog);
+	return err;
+}
+
+/*
+ * fentry_works(), answered from this boot's note when an earlier start
+ * attached it: the probe's trampoline takes a grace period or two to take
+ * down, 62-165 ms of a 1 s start on arm64 7.3 (-icount, stat -v). A
+ * refusal is asked again each time: it may have been passing.
+ */
+static int fentry_works_this_boot(int id, const char *fn)
+{
+	char note[128];
+	int err;
+
+	if (id <= 0)
+		return fentry_works(id);
+	snprintf(note, sizeof(note), "fentry attached to %s, BTF id %d", fn,
+		 id);
+	if (boot_note_has(NULL, BOOT_ID_PATH, FENTRY_NOTE, note))
+		return 0;
+	err = fentry_works(id);
+	if (!err)
+		boot_note_set(NULL, BOOT_ID_PATH, FENTRY_NOTE, note);
 	return err;
 }
 
@@ -316,7 +342,8 @@ int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
 				/* --btf's ids are its file's (btf-min's?) */
 				fentry_load_kernel_btf_id(
 					kf->fn[PROBE_BULK_FREE]);
-	kf->fentry_err = fentry_works(fentry_id);
+	kf->fentry_err =
+		fentry_works_this_boot(fentry_id, kf->fn[PROBE_BULK_FREE]);
 	load_report_mark("the fentry probe");
 	/* read once here; freed before libbpf reads its own for the load */
 	btf__free(btf);

@@ -4,7 +4,7 @@
  * (kallsyms_boot.h): a second start answers from the entry with the file
  * gone, and every way an entry can be wrong (another boot, other names,
  * a damaged byte, a directory others may write) is read again, never
- * trusted.
+ * trusted. And boot_note.h's notes in the same directory.
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "boot_note.h"
 #include "kallsyms.h"
 #include "kallsyms_boot.h"
 #include "unit.h"
@@ -141,7 +142,51 @@ static void test_kallsyms_boot(void)
 	CHECK(system(k.cache) == 0);
 }
 
+/* a note holds its text for this boot only, and only in a trusted place */
+static void test_boot_note(void)
+{
+	const char *fentry =
+		"fentry attached to free_pcppages_bulk, BTF id 4242";
+	char path[PATH_MAX + 16];
+	struct kb k;
+
+	REQUIRE(kb_init(&k) == 0);
+	CHECK(!boot_note_has(k.cache, k.boot, "fentry", fentry));
+	CHECK_EQ_INT(boot_note_set(k.cache, k.boot, "fentry", fentry), 0);
+	CHECK(boot_note_has(k.cache, k.boot, "fentry", fentry));
+	/* another text, another note's name */
+	CHECK(!boot_note_has(
+		k.cache, k.boot, "fentry",
+		"fentry attached to free_pcppages_bulk, BTF id 4243"));
+	CHECK(!boot_note_has(k.cache, k.boot, "kprobe", fentry));
+	/* off, and not even read */
+	CHECK(!boot_note_has("", k.boot, "fentry", fentry));
+	CHECK_EQ_INT(boot_note_set("", k.boot, "fentry", fentry), -ECANCELED);
+	/* cut short: not the note */
+	snprintf(path, sizeof(path), "%s/fentry", k.cache);
+	REQUIRE(truncate(path, 20) == 0);
+	CHECK(!boot_note_has(k.cache, k.boot, "fentry", fentry));
+	CHECK_EQ_INT(boot_note_set(k.cache, k.boot, "fentry", fentry), 0);
+	/* the next boot knows nothing of it */
+	REQUIRE(put(k.boot, "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0\n") == 0);
+	CHECK(!boot_note_has(k.cache, k.boot, "fentry", fentry));
+	CHECK_EQ_INT(boot_note_set(k.cache, k.boot, "fentry", fentry), 0);
+	CHECK(boot_note_has(k.cache, k.boot, "fentry", fentry));
+	/* no boot_id to key it by: no note */
+	unlink(k.boot);
+	CHECK(!boot_note_has(k.cache, k.boot, "fentry", fentry));
+	REQUIRE(put(k.boot, "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0\n") == 0);
+	/* a directory others may write: neither read nor written */
+	REQUIRE(chmod(k.cache, 0770) == 0);
+	CHECK(!boot_note_has(k.cache, k.boot, "fentry", fentry));
+	CHECK(boot_note_set(k.cache, k.boot, "fentry", fentry) < 0);
+
+	snprintf(path, sizeof(path), "rm -rf %s", k.dir);
+	CHECK(system(path) == 0);
+}
+
 const struct unit_test kallsyms_boot_tests[] = {
 	TEST(test_kallsyms_boot),
+	TEST(test_boot_note),
 	TEST_END,
 };
