@@ -124,13 +124,18 @@ btf_cache_checks() {
 # Each churn frees more than the pageset's high can keep, so that bulk
 # frees come whatever the auto-tuning left high at (64 MiB counted no
 # bulk free in a 3 s interval on arm64 6.12 once): twice the largest
-# high of /proc/zoneinfo, 16 MiB at least
+# high of /proc/zoneinfo, 16 MiB at least. From 6.7 high grows with the
+# frees up to high_max, so that counts too: on arm64 7.3 high stood at
+# 17 857 pages by then, over twice what it had been, and a faster start
+# saw no bulk free in its 3 s. At most a quarter of the memory.
 churn_while() {
 	local mb
 	mb=$(awk '/^KernelPageSize:/ && !kb { kb = $2 }
-		$1 == "high:" && $2 > h { h = $2 }
-		END { m = int(h * 2 * (kb ? kb : 4) / 1024); print (m < 16 ? 16 : m) }' \
-		/proc/self/smaps /proc/zoneinfo)
+		/^MemTotal:/ { mem = $2 }
+		($1 == "high:" || $1 == "high_max:") && $2 > h { h = $2 }
+		END { m = int(h * 2 * (kb ? kb : 4) / 1024); if (m < 16) m = 16
+			if (mem && m > mem / 4096) m = int(mem / 4096); print m }' \
+		/proc/self/smaps /proc/meminfo /proc/zoneinfo)
 	while kill -0 "$1" 2>/dev/null; do
 		churn -m "$mb" -n 1 >/dev/null 2>&1
 	done
