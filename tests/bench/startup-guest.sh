@@ -4,7 +4,7 @@
 # so guest time counts instructions: about what a 1 GHz in-order core
 # takes): pcptop's start to exit of `stat -i 0.05 -c 1`, and its peak
 # RSS, from an empty BTF cache (first), reading it (second), with the
-# cache off, and in kprobe mode. One "BENCH:start:CASE:RUN NS" line per
+# cache off, and in kprobe and tracepoint modes. One "BENCH:start:CASE:RUN NS" line per
 # timed start and "BENCH:rss:CASE STATUS KIB" per measured one.
 REPS=${REPS:-3}
 CACHE=/var/cache/pcptop/btf
@@ -23,7 +23,9 @@ one() {
 	done
 	[ "$cold" = cold ] && rm -rf $CACHE
 	env $env pcptop stat -i 0.05 -c 1 -H "$@" >/dev/null 2>&1 &
-	echo "BENCH:rss:$case $(hwm_until_exit $!)"
+	# not in $(...): a subshell cannot wait for its parent's child
+	hwm_until_exit $! >/tmp/hwm
+	echo "BENCH:rss:$case $(cat /tmp/hwm)"
 }
 
 echo "BENCH:kernel:$(uname -r) $(uname -m) $(wc -c </sys/kernel/btf/vmlinux) bytes of BTF"
@@ -31,5 +33,6 @@ one first cold ""
 pcptop stat -i 0.05 -c 1 -H >/dev/null 2>&1
 one second warm ""
 one second-kprobe warm "" --mode kprobe
+one second-tracepoint warm "" --mode tracepoint
 one cache-off warm "PCPTOP_BTF_CACHE="
 echo "BENCH:source:$(pcptop info 2>/dev/null | sed -n 's/^kernel .*BTF //p')"

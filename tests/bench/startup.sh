@@ -87,7 +87,7 @@ for k in "${KERNELS[@]}"; do
 		"$root/tests/vm/run.sh" --exec "$here/startup-guest.sh" "$k" \
 		>"$OUT/startup-$k.log" 2>&1
 	tr -d '\r' <"$OUT/startup-$k.log" | sed -n 's/^.*BENCH://p' >"$TMP/g"
-	for case in first second second-kprobe cache-off; do
+	for case in first second second-kprobe second-tracepoint cache-off; do
 		s=$(sed -n "s/^start:$case:[0-9]* //p" "$TMP/g" | median)
 		kb=$(sed -n "s/^rss:$case [0-9]* //p" "$TMP/g")
 		echo "| $k | $case | $(awk -v n="${s:-0}" 'BEGIN { printf "%.3f", n / 1e9 }') | ${kb:-?} |"

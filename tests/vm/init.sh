@@ -100,7 +100,9 @@ btf_cache_checks() {
 		case $run in
 		rss-*)
 			pcptop stat -i 0.05 -c 1 -H >/dev/null 2>/tmp/bc.err &
-			echo "VMTEST:btfcache_rss:${run#rss-} $(hwm_until_exit $!)"
+			# not in $(...): a subshell cannot wait for its parent's child
+			hwm_until_exit $! >/tmp/hwm
+			echo "VMTEST:btfcache_rss:${run#rss-} $(cat /tmp/hwm)"
 			;;
 		*)
 			t0=$(cut -d' ' -f1 /proc/uptime)
