@@ -18,10 +18,13 @@ B=${PCPTOP_BUILD:-build}
 # it sleeping) beside the oracle boots (-icount, whose guests count the
 # same whatever the host's load); the VM matrix alone (its guests run on
 # the host's clock, and its timing checks with them); the one-boot suites
-# beside what-if's; the rehearsal alone (-icount sleep=on: its iowait is
-# the host disk's)
+# together; what-if alone (its predictions are checked against other
+# boots' real runs, whose workload moved with the host's load although
+# -icount: beside the one-boot suites the worst prediction missed by
+# 10.3 and 11.3 % in two runs, alone by at most 5.7 % in four); the
+# rehearsal alone (-icount sleep=on: its iowait is the host disk's)
 [ ${#suites[@]} -eq 0 ] && suites=(unit,oraclecheck,live,top,record,trace,schema,badinput,package,prom,fuzz+oracle
-	vm vmrecord+vmdiff+vmlive+whatif rehearsal)
+	vm vmrecord+vmdiff+vmlive whatif rehearsal)
 
 total_pass=0
 total_fail=0
