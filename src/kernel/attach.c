@@ -40,6 +40,7 @@ static const char *errname(int err)
 
 static bool verbose_libbpf;
 static char libbpf_last[ATTACH_MSG_LEN];
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list args)
 {
@@ -275,6 +276,7 @@ static void set_knobs(struct pcptop_bpf *skel,
 		}
 	}
 }
+
 /*
  * Tracepoints as raw_tp twins: without the kernel's BTF, and wherever
  * CO-RE has a file (--btf, the cut BTF), since libbpf 1.1 parses the
