@@ -135,22 +135,14 @@ btf_cache_checks() {
 # churn_while PID: churn until PID ends, so that its interval sees whole
 # churns however long it takes to attach (about 2 s with a whole BTF
 # under TCG here, longer on a loaded host: a fixed sleep missed them).
-# Each churn frees more than the pageset's high can keep, so that bulk
-# frees come whatever the auto-tuning left high at (64 MiB counted no
-# bulk free in a 3 s interval on arm64 6.12 once): twice the largest
-# high (or high_max: from 6.7 high grows with the frees up to it) of
-# /proc/zoneinfo, 16 MiB at least, a quarter of the memory at most.
-# The caller keeps high small (PCP_SMALL_HIGH_FRACTION), so 16 it is.
+# 16 MiB a churn is 16 times the high the caller pins
+# (PCP_SMALL_HIGH_FRACTION): every unmap overflows it. Sized from an
+# auto-tuned high instead, twice high and even twice high_max left
+# arm64 7.3 without a bulk free in 3 s.
+CHURN_WHILE_MIB=16
 churn_while() {
-	local mb
-	mb=$(awk '/^KernelPageSize:/ && !kb { kb = $2 }
-		/^MemTotal:/ { mem = $2 }
-		($1 == "high:" || $1 == "high_max:") && $2 > h { h = $2 }
-		END { m = int(h * 2 * (kb ? kb : 4) / 1024); if (m < 16) m = 16
-			if (mem && m > mem / 4096) m = int(mem / 4096); print m }' \
-		/proc/self/smaps /proc/meminfo /proc/zoneinfo)
 	while kill -0 "$1" 2>/dev/null; do
-		churn -m "$mb" -n 1 >/dev/null 2>&1
+		churn -m $CHURN_WHILE_MIB -n 1 >/dev/null 2>&1
 	done
 }
 
