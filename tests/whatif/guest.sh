@@ -29,10 +29,8 @@ if [ "${1:-}" = load ]; then
 	# frees is then the same at every scale (left to the scheduler,
 	# 45 % to 96 % of the allocations ran on CPU 0 from boot to boot)
 	last=$((cpus - 1))
-	taskset -c 0 churn -m 64 -n 3 >/dev/null 2>&1 &
-	cp=$!
+	taskset -c 0 churn -m 64 -n 3 >/dev/null 2>&1
 	taskset -c $last tcpstream -s 30 -j 2 -m 256 >/dev/null 2>&1
-	wait $cp
 	taskset -c 0 pipes -p 64 -n 20 >/dev/null 2>&1
 	taskset -c $last dd if=/dev/zero of=/tmp/fill bs=1M count=64 2>/dev/null
 	rm -f /tmp/fill
