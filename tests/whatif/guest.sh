@@ -29,6 +29,12 @@ if [ "${1:-}" = load ]; then
 	# frees is then the same at every scale (left to the scheduler,
 	# 45 % to 96 % of the allocations ran on CPU 0 from boot to boot)
 	last=$((cpus - 1))
+	# and one after the other: side by side, how the two interleaved
+	# was the vCPUs' turns under -icount, paced by the host, and one
+	# scale's bulk-freed pages spread 181-217 thousand from boot to
+	# boot (5->6 predictions off by 10.2-13.5 % in 3 of 4 runs, CI
+	# 2026-12-02 among them); in turn 190-206 thousand (tests/whatif/
+	# run.sh 5 6, 3 runs each, 2026-12-02)
 	taskset -c 0 churn -m 64 -n 3 >/dev/null 2>&1
 	taskset -c $last tcpstream -s 30 -j 2 -m 256 >/dev/null 2>&1
 	taskset -c 0 pipes -p 64 -n 20 >/dev/null 2>&1
