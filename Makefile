@@ -419,6 +419,7 @@ bench: deps-all vm-builds all
 	$(Q)tests/bench/icount.sh | tee $(OUTPUT)/bench/icount.md
 	$(Q)tests/bench/rehearsal.sh | tee $(OUTPUT)/bench/rehearsal.md
 	$(Q)tests/bench/powercut.sh | tee $(OUTPUT)/bench/powercut.md
+	$(Q)tests/bench/trace-rehearsal.sh | tee $(OUTPUT)/bench/trace-rehearsal.md
 
 # regenerate vmlinux/*/vmlinux.h from Debian's 6.12 kernel images
 vmlinux:
