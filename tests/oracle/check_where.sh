@@ -121,6 +121,12 @@ IRQSOFF_HOOK_NS=20000
 # between pcptop's program and the kernel's clock is pcptop's alone; s0
 # again 3.2 us over 65)
 STALL_PROBE_NS=10000
+# and once over all the stalls, one interruption of a window between
+# pcptop's clock and the kernel's (an interrupt and its softirqs, or
+# another vCPU's turn under -icount): tp-s5's stalls window in a clean
+# clone of 2026-12-02 read 81 us over the kernel's 8 stalls, 56 us past
+# the programs' 3.2 us a stall
+STALL_INTERRUPTION_NS=100000
 
 # check_pos WHAT VALUE WHY: the workload made it happen
 check_pos() {
@@ -327,14 +333,16 @@ irqs_checks() {
 # instrumented kernel's. Its clock runs inside pcptop's window of each
 # stall (after the start tracepoint, before the end one or the return),
 # so pcptop's total is the kernel's and at most STALL_PROBE_NS a stall
-# more: its programs, and the other handlers on the same tracepoints.
+# more (its programs, and the other handlers on the same tracepoints),
+# and STALL_INTERRUPTION_NS once.
 stall_total() {
-	local got n ki ko
+	local got n ki ko once=0
 	got=$(pj "$t.$2.total")
 	n=$(pj ".hist.$2.samples // 0")
+	[[ "$n" =~ ^[1-9][0-9]*$ ]] && once=$STALL_INTERRUPTION_NS
 	read -r ki ko <<<"$(window proc "$2_total")"
-	check_bracket "$1" "$got" "$ki" "$((ko + n * STALL_PROBE_NS))" \
-		"the kernel's time inside pcptop's window of each stall, $STALL_PROBE_NS ns a stall allowed for what runs outside it"
+	check_bracket "$1" "$got" "$ki" "$((ko + n * STALL_PROBE_NS + once))" \
+		"the kernel's time inside pcptop's window of each stall, $STALL_PROBE_NS ns a stall and $once once allowed for what runs outside it"
 }
 
 stall_checks() {
