@@ -170,7 +170,7 @@ static __always_inline int bulk_enter(__u64 key, struct zone *zone, int count,
 		f.free_high = infer_free_high_chunked(pcp, &f, batch);
 	call_begin(key, &f, st, zone);
 	scale_evidence(cur_epoch(), f.zone, pcp, &f, batch);
-	call_store(key, &f);
+	call_store(key, &f, st);
 	return 0;
 }
 
@@ -281,7 +281,7 @@ static __always_inline int refill_enter(__u64 key, struct zone *zone,
 	f.mt = migratetype;
 	f.count_arg = count;
 	call_begin(key, &f, st, zone);
-	call_store(key, &f);
+	call_store(key, &f, st);
 	return 0;
 }
 

@@ -98,7 +98,10 @@ EDGE_SLACK=$((CPUS * PAGE_SPAN))
 # and 3.6 us in one run each of s6 and s3 (1.1 and 1.2 in the others);
 # kprobe 7.0-10.7 us, the kretprobe's return path. A share of the
 # kernel's time was the wrong bound: kprobe-s5 read +3.4 % twice (over
-# 1.04 s) and +6.7 % once (0.50 s) at those costs.
+# 1.04 s) and +6.7 % once (0.50 s) at those costs. Since the entry
+# stamps its start after storing the call (bpf/calls.bpf.h call_store,
+# 2026-12-02): s5 0.6-0.7 us a call against 1.2, 1.2 and 2.8 in the same
+# three rounds before it; kprobe-s5 6.5-9.3 against 7.0-8.4.
 IRQS_OFF_FENTRY_NS=10000
 IRQS_OFF_KPROBE_NS=20000
 # Past two vCPUs, one such allowance for each other vCPU: under -icount
