@@ -90,7 +90,7 @@ live_check_stat_tp() {
 	t_cmp "bulk_free_span_ns.total > 0 (tracepoint mode: event spans)" \
 		"$(jq '.bulk_free_span_ns.total // 0' "$s")" -gt 0
 	t_eq "no zone->lock hold in tracepoint mode" "$(jq .lock_hold_ns "$s")" null
-	hist_sum=$(jq '[.hist.bulk_free_pages.buckets[].count] | add' "$s")
+	hist_sum=$(jq '[.hist.bulk_free_pages.buckets[].count] | add // 0' "$s")
 	# a run is counted as it starts and sampled as it closes, at the next event
 	hist_gap=$(($(jq .bulk_free.calls "$s") - hist_sum))
 	t_cmp "bulk_free_pages histogram: a sample per call, give or take a run per CPU" \
