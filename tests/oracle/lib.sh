@@ -207,11 +207,20 @@ check_estimate() {
 		fail "$fig" "$got" "$inner" "nothing to compare"
 		return
 	fi
+	# past two vCPUs, a point more for each: under -icount another
+	# vCPU's turn between two page events of a run is a gap that splits
+	# it (smp4-s5's refill runs: +3.1 to +4.6 % in six runs, +5.2 % in
+	# a clean clone of 2026-12-02; smp=2 boots +2.1 to +3.4 %)
+	local pct=$ESTIMATE_PCT why=
+	if [ "${CPUS:-1}" -gt 2 ]; then
+		pct=$((ESTIMATE_PCT + CPUS - 2))
+		why=" ($ESTIMATE_PCT, and 1 for each vCPU past two)"
+	fi
 	err=$(awk -v a="$got" -v b="$inner" 'BEGIN { printf "%+.1f", (a - b) * 100 / b }')
-	if awk -v e="$err" -v m="$ESTIMATE_PCT" 'BEGIN { exit !(e <= m && e >= -m) }'; then
-		pass "$fig" "$got" "$inner" "an estimate: $err %, within $ESTIMATE_PCT %"
+	if awk -v e="$err" -v m="$pct" 'BEGIN { exit !(e <= m && e >= -m) }'; then
+		pass "$fig" "$got" "$inner" "an estimate: $err %, within $pct %$why"
 	else
-		fail "$fig" "$got" "$inner" "an estimate off by $err %, more than $ESTIMATE_PCT %"
+		fail "$fig" "$got" "$inner" "an estimate off by $err %, more than $pct %$why"
 	fi
 }
 
