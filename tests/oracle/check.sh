@@ -221,8 +221,10 @@ if have proc; then
 	fi
 	if fn_mode decay; then
 		IN_FLIGHT_SPAN=1 check_count "decay.calls (exact lines)" "$(pj "$t.decay.calls")" $P decay_calls
-		check_count decay.trims "$(pj "$t.decay.trims")" $P decay_lowered
-		check_count decay.frees "$(pj "$t.decay.frees")" $P decay_freeing
+		# the kernel counts these before the call's first chunk,
+		# pcptop at its exit
+		IN_FLIGHT_SPAN=1 check_count decay.trims "$(pj "$t.decay.trims")" $P decay_lowered
+		IN_FLIGHT_SPAN=1 check_count decay.frees "$(pj "$t.decay.frees")" $P decay_freeing
 		MISS_SPAN=$PAGE_SPAN check_count decay.pages "$(pj "$t.decay.pages")" $P decay_pages
 	fi
 	if fn_mode drain; then
