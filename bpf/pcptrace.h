@@ -75,6 +75,26 @@ struct pcptrace_event {
 };
 
 /*
+ * A run: a CPU's consecutive allocations or frees alike in everything but
+ * their time (type, zone, order, migratetype, path, node, the zone's
+ * flags), one record in the ring buffer whose payload counts the events
+ * after the first (format 1.6, docs/FORMAT.md). Its time is its first
+ * event's; it ends at an event unlike it, at any other record of its CPU
+ * or a drain of its pageset from another CPU (brk), at PCPTRACE_RUN_MAX
+ * events, and PCPTRACE_RUN_MAX_NS after it began, so the time the replay
+ * gives its events is at most that far off.
+ */
+#define PCPTRACE_RUN_MAX 65535u
+#define PCPTRACE_RUN_MAX_NS 1000000ull
+
+/* a CPU's run in progress: the trace_runs map's per-CPU value */
+struct pcptrace_run {
+	struct pcptrace_event ev; /* time_ns 0: none */
+	__u32 busy; /* a program of this CPU is updating it */
+	__u32 brk; /* the next event starts a new run */
+};
+
+/*
  * zflags: what nr_pcp_high() and nr_pcp_alloc() read of zone->flags,
  * read by the commit (6.7+); the recorder writes a zone state when they
  * change, the replay's only source of them

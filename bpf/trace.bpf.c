@@ -26,11 +26,13 @@
  *     alloc_pages_bulk_noprof() traces nothing of its pages.
  *
  * Each tracepoint program comes with its raw_tp twin ("r" + name,
- * rawtp.bpf.h). Records are reserved in the ring buffer and submitted
- * without a wake-up: the recorder polls every few milliseconds, so the
- * allocator never pays for waking it. A reservation that fails (the
- * buffer is full) is counted per CPU in trace_lost, which the recorder
- * reads with each poll and writes into the recording as a loss.
+ * rawtp.bpf.h). A CPU's allocations and frees go out as runs of events
+ * alike (run_add(), pcptrace.h), every other record as it comes. Records
+ * are reserved in the ring buffer and submitted without a wake-up: the
+ * recorder polls every few milliseconds, so the allocator never pays for
+ * waking it. A reservation that fails (the buffer is full) is counted per
+ * CPU in trace_lost, in events, which the recorder reads with each poll
+ * and writes into the recording as a loss.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -73,6 +75,12 @@ const volatile __u32 fn_commit = 0;
  * the branch the value rules out)
  */
 const volatile __u32 tp_direct = 0;
+
+/*
+ * set by the loader before the load: allocations and frees go out as
+ * runs (run_add()); 0 (a test knob, src/kernel/trace.h) one record each
+ */
+const volatile __u32 runs = 1;
 
 /* compat_page_zone_bits(), worked out at the first event */
 static __always_inline __u32 page_zone_bits(void)
@@ -128,13 +136,26 @@ struct {
 	__type(value, __u32);
 } in_cpu_dead SEC(".maps");
 
-static __always_inline void lost_one(void)
+/* each CPU's run in progress (pcptrace.h); the recorder reads what is left */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pcptrace_run);
+} trace_runs SEC(".maps");
+
+static __always_inline void lost_n(__u64 events)
 {
 	__u32 k = 0;
 	__u64 *n = bpf_map_lookup_elem(&trace_lost, &k);
 
 	if (n)
-		*n += 1;
+		*n += events;
+}
+
+static __always_inline void lost_one(void)
+{
+	lost_n(1);
 }
 
 static __always_inline struct pcptrace_event *reserve(__u64 size, int type,
@@ -154,10 +175,84 @@ static __always_inline struct pcptrace_event *reserve(__u64 size, int type,
 	return e;
 }
 
+/* a run, or an event that could not join one, into the ring buffer */
+static __always_inline void emit(const struct pcptrace_event *ev)
+{
+	struct pcptrace_event *e =
+		bpf_ringbuf_reserve(&trace_rb, sizeof(*e), 0);
+
+	if (!e) {
+		lost_n(1 + (__u64)ev->payload);
+		return;
+	}
+	*e = *ev;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
+static __always_inline bool same_run(const struct pcptrace_event *a,
+				     const struct pcptrace_event *b)
+{
+	return a->type == b->type && a->zone == b->zone &&
+	       a->order == b->order && a->migratetype == b->migratetype &&
+	       a->path == b->path && a->nid == b->nid && a->zflags == b->zflags;
+}
+
+/*
+ * One record a run instead of one an event: the ring buffer, the
+ * recorder and zlib were most of an event's cost (docs/PERFORMANCE.md,
+ * "record --trace"). An interrupt's event inside this CPU's update (or a
+ * task's that preempted it) finds the run busy and goes out alone; the
+ * replay's time order puts it in place.
+ */
+static __always_inline void run_add(const struct pcptrace_event *ev)
+{
+	struct pcptrace_run *r;
+	__u32 k = 0;
+
+	if (!runs) {
+		emit(ev);
+		return;
+	}
+	r = bpf_map_lookup_elem(&trace_runs, &k);
+	if (!r || r->busy) {
+		emit(ev);
+		return;
+	}
+	r->busy = 1;
+	if (r->ev.time_ns && !r->brk && same_run(&r->ev, ev) &&
+	    r->ev.payload < PCPTRACE_RUN_MAX &&
+	    ev->time_ns - r->ev.time_ns < PCPTRACE_RUN_MAX_NS) {
+		r->ev.payload++;
+	} else {
+		if (r->ev.time_ns)
+			emit(&r->ev);
+		r->ev = *ev;
+		r->brk = 0;
+	}
+	r->busy = 0;
+}
+
+/*
+ * A record about CPU cpu's pageset other than a page event (a decay, a
+ * drain, hotplug, a seed): that CPU's run in progress ends before it, so
+ * no later page event joins a run that began before the record. From
+ * another CPU (a drain) it races that CPU's update: one event at most
+ * then joins the run it would have begun after.
+ */
+static __always_inline void run_break(__u32 cpu)
+{
+	struct pcptrace_run *r;
+	__u32 k = 0;
+
+	r = bpf_map_lookup_percpu_elem(&trace_runs, &k, cpu);
+	if (r)
+		r->brk = 1;
+}
+
 static __always_inline int page_event(int type, const struct page *page,
 				      unsigned int order, int mt)
 {
-	struct pcptrace_event *e;
+	struct pcptrace_event ev = {};
 	int zone, nid;
 
 	/*
@@ -168,18 +263,19 @@ static __always_inline int page_event(int type, const struct page *page,
 	if (!page || (type == PCPT_FREE && fn_commit &&
 		      order <= PCPTOP_PAGE_ALLOC_COSTLY_ORDER))
 		return 0;
-	e = reserve(sizeof(*e), type, bpf_get_smp_processor_id());
-	if (!e)
-		return 0;
+	ev.time_ns = bpf_ktime_get_ns();
+	ev.cpu = bpf_get_smp_processor_id();
+	ev.type = type;
+	ev.zone = PCPT_ZONE_UNKNOWN;
 	zone = compat_flags_zone(page_flags(page, tp_direct), page_zone_bits(),
 				 &nid);
 	if (zone >= 0 && zone < PCPTOP_MAX_ZONES)
-		e->zone = zone;
-	e->nid = nid;
-	e->order = order;
-	e->migratetype = mt >= 0 && mt < PCPT_MT_UNKNOWN ? mt : PCPT_MT_UNKNOWN;
-	e->path = PCPT_PATH_BY_ORDER;
-	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+		ev.zone = zone;
+	ev.nid = nid;
+	ev.order = order;
+	ev.migratetype = mt >= 0 && mt < PCPT_MT_UNKNOWN ? mt : PCPT_MT_UNKNOWN;
+	ev.path = PCPT_PATH_BY_ORDER;
+	run_add(&ev);
 	return 0;
 }
 
@@ -198,6 +294,7 @@ static __always_inline int on_drain(unsigned int cpu, struct zone *zone)
 	__u32 k = 0, *dead;
 	int idx;
 
+	run_break(cpu);
 	e = reserve(sizeof(*e), PCPT_DRAIN, cpu);
 	if (!e)
 		return 0;
@@ -247,6 +344,7 @@ static __always_inline int on_decay(struct zone *zone,
 
 	if (idx < 0 || idx >= PCPTOP_ZONE_UNKNOWN)
 		idx = PCPT_ZONE_UNKNOWN;
+	run_break(cpu);
 	s = (struct pcptrace_snap *)reserve(sizeof(*s), PCPT_SNAPSHOT, cpu);
 	if (s) {
 		fill_snap(s, pcp, idx);
@@ -262,8 +360,11 @@ static __always_inline int on_decay(struct zone *zone,
 
 static __always_inline int on_hotplug(int type, unsigned int cpu)
 {
-	struct pcptrace_event *e = reserve(sizeof(*e), type, cpu);
+	struct pcptrace_event *e;
 	__u32 k = 0, *dead;
+
+	run_break(cpu);
+	e = reserve(sizeof(*e), type, cpu);
 
 	if (type == PCPT_CPU_DEAD) {
 		dead = bpf_map_lookup_elem(&in_cpu_dead, &k);
@@ -385,6 +486,7 @@ static __always_inline void seed_once(struct per_cpu_pages *pcp, int idx,
 	if (!ss || idx < 0 || idx >= 32 || (ss->done & (1u << idx)))
 		return;
 	ss->done |= 1u << idx;
+	run_break(cpu);
 	s = (struct pcptrace_snap *)reserve(sizeof(*s), PCPT_SNAPSHOT, cpu);
 	if (!s)
 		return;
@@ -432,9 +534,9 @@ static __always_inline int on_commit(struct zone *zone,
 				     const struct page *page,
 				     unsigned int order, int mt, bool direct)
 {
+	struct pcptrace_event ev = {};
 	__u32 cpu = bpf_get_smp_processor_id();
-	struct pcptrace_event *e;
-	int idx = -1, nid;
+	int idx = -1, nid = 0;
 
 	if (direct)
 		idx = compat_flags_zone(page_flags(page, true),
@@ -445,15 +547,15 @@ static __always_inline int on_commit(struct zone *zone,
 		idx = PCPT_ZONE_UNKNOWN;
 	else
 		seed_once(pcp, idx, cpu);
-	e = reserve(sizeof(*e), PCPT_FREE, cpu);
-	if (!e)
-		return 0;
-	e->zone = idx;
-	e->order = order;
-	e->migratetype = mt >= 0 && mt < PCPT_MT_UNKNOWN ? mt : PCPT_MT_UNKNOWN;
-	e->path = 0; /* PCPM_PATH_PCP */
-	e->zflags = zone_flags_of(zone, direct);
-	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	ev.time_ns = bpf_ktime_get_ns();
+	ev.cpu = cpu;
+	ev.type = PCPT_FREE;
+	ev.zone = idx;
+	ev.order = order;
+	ev.migratetype = mt >= 0 && mt < PCPT_MT_UNKNOWN ? mt : PCPT_MT_UNKNOWN;
+	ev.path = 0; /* PCPM_PATH_PCP */
+	ev.zflags = zone_flags_of(zone, direct);
+	run_add(&ev);
 	return 0;
 }
 

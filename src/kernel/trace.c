@@ -105,6 +105,14 @@ static uint32_t ringbuf_bytes(const struct trace_opts *o)
 	return v;
 }
 
+/* the test knob: a record an event, as before format 1.6 */
+static bool runs_off(void)
+{
+	const char *env = getenv(TRACE_NO_RUNS_ENV);
+
+	return env && *env && strcmp(env, "0");
+}
+
 /* autoload the tracepoints and one mode's function probes */
 static void set_autoload(struct trace *t, bool raw_tp, int mode)
 {
@@ -137,6 +145,7 @@ static void set_autoload(struct trace *t, bool raw_tp, int mode)
 	}
 	s->rodata->fn_commit = commit;
 	s->rodata->tp_direct = !raw_tp;
+	s->rodata->runs = !runs_off();
 }
 
 /* one open, load and attach with the function probes in mode; 0 or -errno */
@@ -251,24 +260,65 @@ int trace_poll(struct trace *t)
 	return n;
 }
 
+/*
+ * A per-CPU array's one value on every possible CPU, each size bytes (a
+ * multiple of 8: the kernel's stride), into a new buffer; 0 or -errno.
+ */
+static int read_per_cpu(const struct trace *t, const struct bpf_map *m,
+			size_t size, void **out)
+{
+	uint32_t k = 0;
+	void *v;
+
+	v = calloc((size_t)t->nr_cpus, size);
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(m), &k, v)) {
+		int err = -errno;
+
+		free(v);
+		return err;
+	}
+	*out = v;
+	return 0;
+}
+
 int trace_lost(struct trace *t, uint64_t *per_cpu, int nr)
 {
 	uint64_t *v;
-	uint32_t k = 0;
-	int i, err = 0;
+	int i, err;
 
-	v = calloc((size_t)t->nr_cpus, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.trace_lost), &k, v)) {
-		err = -errno;
-		goto out;
-	}
+	err = read_per_cpu(t, t->skel->maps.trace_lost, sizeof(*v),
+			   (void **)&v);
+	if (err)
+		return err;
 	for (i = 0; i < nr; i++)
 		per_cpu[i] = i < t->nr_cpus ? v[i] : 0;
-out:
 	free(v);
-	return err;
+	return 0;
+}
+
+void trace_detach(struct trace *t)
+{
+	trace_bpf__detach(t->skel);
+}
+
+int trace_flush_runs(struct trace *t)
+{
+	struct pcptrace_run *v;
+	int i, err;
+
+	_Static_assert(sizeof(*v) % 8 == 0,
+		       "a per-CPU value is read at 8-byte strides");
+	err = read_per_cpu(t, t->skel->maps.trace_runs, sizeof(*v),
+			   (void **)&v);
+	if (err)
+		return err;
+	for (i = 0; i < t->nr_cpus && !t->sink_err; i++)
+		if (v[i].ev.time_ns)
+			on_record(t, &v[i].ev, sizeof(v[i].ev));
+	free(v);
+	return t->sink_err;
 }
 
 uint32_t trace_hooks(const struct trace *t)

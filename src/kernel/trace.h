@@ -16,6 +16,11 @@
 #define TRACE_MSG_LEN 320
 /* a hidden knob for tests: the ring buffer's bytes (a power of 2 of pages) */
 #define TRACE_RINGBUF_ENV "PCPTOP_TRACE_RINGBUF"
+/*
+ * another, set and not 0: every allocation and free a record of its own
+ * (runs of one), to fill a small ring buffer or to measure what runs save
+ */
+#define TRACE_NO_RUNS_ENV "PCPTOP_TRACE_NO_RUNS"
 
 struct trace_opts {
 	enum probe_mode want; /* MODE_AUTO, or the mode --mode asked for */
@@ -39,7 +44,15 @@ int trace_open(struct trace **out, const struct trace_opts *o,
 	       trace_sink_fn sink, void *ctx, char *msg, size_t msg_len);
 /* hand every record waiting to the sink; their number, or -errno */
 int trace_poll(struct trace *t);
-/* records lost since the load, per CPU (nr entries); 0 or -errno */
+/* the programs off their hooks: what they wrote stays to be read */
+void trace_detach(struct trace *t);
+/*
+ * Each CPU's run still in progress to the sink, after trace_detach() and
+ * a last trace_poll(): a run goes to the ring buffer only when the next
+ * event on its CPU ends it. 0 or -errno.
+ */
+int trace_flush_runs(struct trace *t);
+/* events lost since the load, per CPU (nr entries); 0 or -errno */
 int trace_lost(struct trace *t, uint64_t *per_cpu, int nr);
 /* PCPT_HOOK_* bits of what is attached, the function probes' mode too */
 uint32_t trace_hooks(const struct trace *t);

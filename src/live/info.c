@@ -55,9 +55,12 @@ static void print_trace_cost(const struct facts *fa)
 	bool fn = drain &&
 		  (drain->mode == MODE_FENTRY || drain->mode == MODE_KPROBE);
 
-	printf("--trace    would add kmem:mm_page_alloc and kmem:mm_page_free: a 24-byte\n"
-	       "           ring-buffer record on every allocation and free, in a %u KiB\n"
-	       "           ring buffer polled every 10 ms; measured: docs/PERFORMANCE.md\n",
+	printf("--trace    would add kmem:mm_page_alloc and kmem:mm_page_free: a program\n"
+	       "           on every allocation and free, a 24-byte record for each run of\n"
+	       "           them alike (one CPU's, one zone, order and migratetype, at most\n"
+	       "           %llu us long) in a %u KiB ring buffer polled every 10 ms;\n"
+	       "           measured: docs/PERFORMANCE.md\n",
+	       (unsigned long long)(PCPTRACE_RUN_MAX_NS / 1000),
 	       PCPTRACE_RINGBUF_DEFAULT / 1024);
 	printf("           %s\n",
 	       fn ? "and drain_pages_zone, decay_pcp_high, CPU hotplug and\n"

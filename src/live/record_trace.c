@@ -21,6 +21,8 @@
 
 _Static_assert(sizeof(struct pcptrace_event) == sizeof(struct pcpmodel_event),
 	       "bpf/pcptrace.h's event is pcpmodel_event's layout");
+_Static_assert(PCPTRACE_RUN_MAX == REC_TRACE_RUN_MAX,
+	       "bpf/pcptrace.h's runs are what the reader takes");
 _Static_assert((int)PCPT_SNAPSHOT == (int)PCPM_EV_SNAPSHOT &&
 		       (int)PCPT_CPU_ONLINE == (int)PCPM_EV_CPU_ONLINE,
 	       "bpf/pcptrace.h's types are pcpmodel's");
@@ -35,7 +37,7 @@ static int flush(struct rec_tracer *rt)
 	if (!rt->buf.nr_events && !rt->buf.nr_losses)
 		return 0;
 	rt->buf.seq = rt->seq;
-	rec_trace_encode(&b, &rt->buf, REC_CHUNK_TRACE_PACKED);
+	rec_trace_encode(&b, &rt->buf, REC_CHUNK_TRACE_RUNS);
 	/*
 	 * zlib's fastest level: on the packed events it takes about half
 	 * the instructions of its default for a third more bytes
@@ -43,7 +45,7 @@ static int flush(struct rec_tracer *rt)
 	 * the CPUs it traces
 	 */
 	err = b.err ? b.err :
-		      rec_write_chunk_level(rt->w, REC_CHUNK_TRACE_PACKED, b.p,
+		      rec_write_chunk_level(rt->w, REC_CHUNK_TRACE_RUNS, b.p,
 					    b.len, REC_TRACE_ZLIB_LEVEL);
 	rb_free(&b);
 	if (err) {
@@ -122,11 +124,14 @@ static int sink(void *ctx, const void *rec, size_t len)
 		ev.path = e->path;
 		ev.reason = e->reason;
 		ev.caller = e->caller;
+		/* a page event's run: the events after its first */
+		if (e->type == PCPT_ALLOC || e->type == PCPT_FREE)
+			ev.payload = e->payload;
 		err = rec_trace_add_event(&rt->buf, &ev);
 	}
 	if (err)
 		return err;
-	rt->events++;
+	rt->events += e->type == PCPT_SNAPSHOT ? 1 : rec_trace_event_n(&ev);
 	if (rt->buf.nr_events >= REC_TRACE_CHUNK_EVENTS)
 		return flush(rt);
 	return 0;
@@ -281,7 +286,11 @@ int rec_tracer_stop(struct rec_tracer *rt, bool quiet)
 	int err = 0;
 
 	if (rt->kt && rt->w) {
+		/* the runs in progress once nothing can add to them */
+		trace_detach(rt->kt);
 		err = rec_tracer_poll(rt);
+		if (!err)
+			err = trace_flush_runs(rt->kt);
 		if (!err)
 			err = flush(rt);
 	}

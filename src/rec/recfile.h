@@ -22,7 +22,7 @@
 #define REC_MAGIC "PCPTOPRC"
 #define REC_MAGIC_LEN 8
 #define REC_VERSION_MAJOR 1
-#define REC_VERSION_MINOR 5
+#define REC_VERSION_MINOR 6
 
 /* docs/FORMAT.md: the fixed parts of the file */
 #define REC_PREAMBLE_LEN 16
@@ -71,7 +71,16 @@ enum rec_chunk_type {
 	REC_CHUNK_SAMPLES = 5, /* 1.3+: sampled series, before its interval */
 	REC_CHUNK_TRACE = 6, /* 1.4+: record --trace (rectrace_chunk.h) */
 	REC_CHUNK_TRACE_PACKED = 7, /* 1.5+: the same, events packed */
+	/* 1.6+: packed, an allocation's or free's payload a run's length */
+	REC_CHUNK_TRACE_RUNS = 8,
 };
+
+/* a record --trace chunk, of any version */
+static inline bool rec_chunk_is_trace(uint16_t type)
+{
+	return type == REC_CHUNK_TRACE || type == REC_CHUNK_TRACE_PACKED ||
+	       type == REC_CHUNK_TRACE_RUNS;
+}
 
 /* the shape of the per-CPU arrays, as the writer's bpf/pcptop.h had it */
 struct rec_dims {

@@ -458,6 +458,7 @@ int rec_next(struct rec_reader *r, struct rec_item *it)
 			break;
 		case REC_CHUNK_TRACE:
 		case REC_CHUNK_TRACE_PACKED:
+		case REC_CHUNK_TRACE_RUNS:
 			if (!r->want_trace)
 				break;
 			it->data = r->raw;

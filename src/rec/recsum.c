@@ -190,8 +190,7 @@ int rec_summary_load(const char *path, struct rec_summary *s, char *msg,
 			s->end = it.end;
 			continue;
 		}
-		if (it.type == REC_CHUNK_TRACE ||
-		    it.type == REC_CHUNK_TRACE_PACKED) {
+		if (rec_chunk_is_trace(it.type)) {
 			/* a bad trace ends the readable prefix, as any chunk */
 			if (rec_trace_tally_add(&s->trace, it.type, it.data,
 						it.len)) {

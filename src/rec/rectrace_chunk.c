@@ -205,9 +205,9 @@ void rec_trace_encode(struct rbuf *b, const struct rec_trace_chunk *c,
 	rb_u32(b, (uint32_t)c->nr_pcp);
 	rb_u32(b, (uint32_t)c->nr_zones);
 	rb_u32(b, (uint32_t)c->nr_losses);
-	/* type 7: the events' bytes (encode_packed() fills it in) */
+	/* types 7 and 8: the events' bytes (encode_packed() fills it in) */
 	rb_u64(b, 0);
-	if (type == REC_CHUNK_TRACE_PACKED)
+	if (type != REC_CHUNK_TRACE)
 		encode_packed(b, c);
 	for (i = 0; type == REC_CHUNK_TRACE && i < c->nr_events; i++) {
 		const struct pcpmodel_event *e = &c->events[i];
@@ -393,7 +393,8 @@ int rec_trace_decode(uint16_t type, const unsigned char *p, size_t len,
 {
 	uint64_t ne, np, nz, nl, want, ebytes;
 	size_t pcp_base = c->nr_pcp, zone_base = c->nr_zones, i, l;
-	bool packed = type == REC_CHUNK_TRACE_PACKED;
+	bool packed = type != REC_CHUNK_TRACE;
+	bool runs = type == REC_CHUNK_TRACE_RUNS;
 	uint32_t fixed;
 	struct rcur cur;
 	int err;
@@ -444,6 +445,13 @@ int rec_trace_decode(uint16_t type, const unsigned char *p, size_t len,
 			memset(e, 0, sizeof(*e));
 			decode_event(&cur, e, pcp_base, zone_base);
 		}
+		/* before 1.6 an allocation's or free's payload meant nothing */
+		if (!runs &&
+		    (e->type == PCPM_EV_ALLOC || e->type == PCPM_EV_FREE))
+			e->payload = 0;
+		if ((e->type == PCPM_EV_ALLOC || e->type == PCPM_EV_FREE) &&
+		    e->payload > REC_TRACE_RUN_MAX)
+			return bad(msg, msg_len, "a run too long", len);
 		if ((e->type == PCPM_EV_SNAPSHOT &&
 		     e->payload - pcp_base >= np) ||
 		    (e->type == PCPM_EV_ZONE_STATE &&
@@ -527,9 +535,11 @@ int rec_trace_tally_add(struct rec_trace_tally *t, uint16_t type,
 	t->hooks = c.hooks;
 	t->ringbuf_bytes = c.ringbuf_bytes;
 	t->t0_ns = c.t0_ns;
+	t->records += c.nr_events;
 	for (i = 0; i < c.nr_events; i++)
 		if (c.events[i].type < NR_PCPM_EV)
-			t->events[c.events[i].type]++;
+			t->events[c.events[i].type] +=
+				rec_trace_event_n(&c.events[i]);
 	for (i = 0; i < c.nr_losses; i++) {
 		const struct rec_trace_loss *l = &c.losses[i];
 

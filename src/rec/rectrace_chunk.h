@@ -60,8 +60,9 @@ void rec_trace_chunk_free(struct rec_trace_chunk *c);
 
 struct rbuf;
 /*
- * type: REC_CHUNK_TRACE_PACKED, what the recorder writes, or
- * REC_CHUNK_TRACE, 1.4's 24-byte events (kept for the tests of old files)
+ * type: REC_CHUNK_TRACE_RUNS, what the recorder writes, or
+ * REC_CHUNK_TRACE_PACKED (1.5) and REC_CHUNK_TRACE (1.4's 24-byte
+ * events), kept for the tests of old files
  */
 void rec_trace_encode(struct rbuf *b, const struct rec_trace_chunk *c,
 		      uint16_t type);
@@ -72,6 +73,21 @@ void rec_trace_encode(struct rbuf *b, const struct rec_trace_chunk *c,
 int rec_trace_decode(uint16_t type, const unsigned char *p, size_t len,
 		     struct rec_trace_chunk *c, char *msg, size_t msg_len);
 
+/* a run's events after its first, at most (bpf/pcptrace.h's RUN_MAX) */
+#define REC_TRACE_RUN_MAX 65535u
+
+/*
+ * The events a decoded record stands for: an allocation's or free's
+ * payload is the events of its run after the first (REC_CHUNK_TRACE_RUNS;
+ * older chunks read with it 0)
+ */
+static inline uint64_t rec_trace_event_n(const struct pcpmodel_event *e)
+{
+	return e->type == PCPM_EV_ALLOC || e->type == PCPM_EV_FREE ?
+		       1 + (uint64_t)e->payload :
+		       1;
+}
+
 /* what report says of a trace, added up chunk by chunk without keeping it */
 struct rec_trace_tally {
 	uint32_t chunks; /* 0: recorded without --trace */
@@ -79,6 +95,7 @@ struct rec_trace_tally {
 	uint32_t ringbuf_bytes;
 	uint64_t t0_ns;
 	uint64_t events[NR_PCPM_EV];
+	uint64_t records; /* as written: a run is one */
 	uint64_t lost;
 	uint64_t loss_windows;
 	/* the earliest start and latest end of a loss, in the events' clock */

@@ -279,11 +279,46 @@ static int seed_with_lists(struct rec_trace *t, struct pcpmodel_event *ev,
 	return 0;
 }
 
+/*
+ * 1.6's runs as the events they stand for, each at its run's time (at
+ * most PCPTRACE_RUN_MAX_NS early), in place: the replay and everything
+ * else read one event a page event. -ENOMEM.
+ */
+static int expand_runs(struct rec_trace_chunk *c)
+{
+	struct pcpmodel_event *ev;
+	size_t i, k, n = 0;
+	uint32_t j;
+
+	for (i = 0; i < c->nr_events; i++)
+		n += rec_trace_event_n(&c->events[i]);
+	if (n == c->nr_events)
+		return 0;
+	ev = realloc(c->events, n * sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	c->events = ev;
+	c->cap_events = n;
+	for (i = c->nr_events, k = n; i-- > 0;) {
+		struct pcpmodel_event e = ev[i];
+		uint32_t extra = (uint32_t)rec_trace_event_n(&e) - 1;
+
+		if (extra)
+			e.payload = 0;
+		for (j = 0; j <= extra; j++)
+			ev[--k] = e;
+	}
+	c->nr_events = n;
+	return 0;
+}
+
 static int finish(struct rec_trace *t, struct rec_trace_chunk *c)
 {
 	size_t i;
 
 	t->hooks = c->hooks;
+	if (expand_runs(c))
+		return -ENOMEM;
 	c->nr_events = drop_twins(t, c->events, c->nr_events);
 	if (sort_by_time(c->events, c->nr_events) ||
 	    seed_with_lists(t, c->events, &c->nr_events, c->pcp, c->nr_pcp) ||
@@ -351,8 +386,7 @@ int rec_trace_load(const char *path, struct rec_trace *t, char *msg,
 		}
 		if (it.type == REC_CHUNK_NONE)
 			break;
-		if (it.type != REC_CHUNK_TRACE &&
-		    it.type != REC_CHUNK_TRACE_PACKED)
+		if (!rec_chunk_is_trace(it.type))
 			continue;
 		any = true;
 		err = rec_trace_decode(it.type, it.data, it.len, &c, msg,

@@ -307,6 +307,7 @@ static void j_trace(struct json_writer *w, const struct rec_summary *s)
 	}
 	json_obj_end(w);
 	json_u64(w, "total_events", sum);
+	json_u64(w, "records", t->records);
 	json_u64(w, "lost", t->lost);
 	json_u64(w, "loss_windows", t->loss_windows);
 	if (t->loss_windows) {

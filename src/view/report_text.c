@@ -256,20 +256,20 @@ static void print_trace(FILE *out, const struct rec_summary *s)
 	if (!t->chunks)
 		return;
 	fprintf(out,
-		"trace      %llu allocations, %llu frees, %llu drains, %llu decays, %llu pageset and %llu zone states; ring buffer %u KiB\n",
+		"trace      %llu allocations, %llu frees, %llu drains, %llu decays, %llu pageset and %llu zone states; ring buffer %u KiB; %llu records\n",
 		(unsigned long long)e[PCPM_EV_ALLOC],
 		(unsigned long long)e[PCPM_EV_FREE],
 		(unsigned long long)e[PCPM_EV_DRAIN],
 		(unsigned long long)e[PCPM_EV_DECAY],
 		(unsigned long long)e[PCPM_EV_SNAPSHOT],
 		(unsigned long long)e[PCPM_EV_ZONE_STATE],
-		t->ringbuf_bytes / 1024);
+		t->ringbuf_bytes / 1024, (unsigned long long)t->records);
 	if (!t->lost) {
 		fprintf(out, "           nothing lost\n");
 		return;
 	}
 	fprintf(out,
-		"           LOST %llu records in %llu windows between %.3f s and %.3f s: a replay over them is incomplete\n",
+		"           LOST %llu events in %llu windows between %.3f s and %.3f s: a replay over them is incomplete\n",
 		(unsigned long long)t->lost,
 		(unsigned long long)t->loss_windows,
 		secs_between(t->t0_ns, t->loss_first_ns),

@@ -7,8 +7,9 @@
 # inside the recording, and /proc/vmstat's pgalloc_<zone> for the zone
 # each event was put in. monocat stamps each read with CLOCK_MONOTONIC,
 # the events' clock, so the trace is counted over windows that bracket
-# the kernel's. Then a 4 KiB ring buffer must lose records, and report
-# must say so; the events and losses together must cover perf's count.
+# the kernel's. Then a 4 KiB ring buffer, a record an event (runs off),
+# must lose records, and report must say so; the events and losses
+# together must cover perf's count.
 # Needs root, perf, jq. Usage: tests/record/trace.sh [BUILD_DIR]
 set -u
 cd "$(dirname "$0")/../.."
@@ -89,11 +90,16 @@ t_eq "the rule set of this kernel ($(uname -r))" "$(val rules "$TMP/all")" "$wan
 t_eq "report --json: trace.lost" "$(jq .trace.lost "$TMP/r.json")" 0
 t_eq "report --json: trace.events.alloc is the reader's" \
 	"$(jq .trace.events.alloc "$TMP/r.json")" "$(val alloc "$TMP/all")"
+# runs: a CPU's allocations or frees alike go out as one record; the
+# churn's come in runs of hundreds (docs/PERFORMANCE.md)
+t_cmp "runs: at least 5 events a record" \
+	"$(jq '.trace.total_events / .trace.records | floor' "$TMP/r.json")" -ge 5
 "$P" report "$TMP/t.data" >"$TMP/r.txt"
 t_check "report says nothing was lost" -- grep -q "nothing lost" "$TMP/r.txt"
 
-echo "== a 4 KiB ring buffer: losses, counted and reported"
-PCPTOP_TRACE_RINGBUF=4096 "$P" record -q --trace -o "$TMP/t.data" -- "$TMP/w.sh"
+echo "== a 4 KiB ring buffer, a record an event: losses, counted and reported"
+# a record an event (PCPTOP_TRACE_NO_RUNS): runs fit this buffer
+PCPTOP_TRACE_NO_RUNS=1 PCPTOP_TRACE_RINGBUF=4096 "$P" record -q --trace -o "$TMP/t.data" -- "$TMP/w.sh"
 t_eq "record --trace exits 0" "$?" 0
 tc >"$TMP/all"
 lost=$(val lost "$TMP/all")
@@ -107,7 +113,7 @@ t_cmp "traced + lost covers perf's count: no drop uncounted" \
 "$P" report --json "$TMP/t.data" >"$TMP/r.json"
 t_eq "report --json: trace.lost" "$(jq .trace.lost "$TMP/r.json")" "$lost"
 "$P" report "$TMP/t.data" >"$TMP/r.txt"
-t_check "report says LOST" -- grep -q "LOST $lost records" "$TMP/r.txt"
+t_check "report says LOST" -- grep -q "LOST $lost events" "$TMP/r.txt"
 
 echo "== without --trace: no trace chunk"
 "$P" record -q -o "$TMP/n.data" -- true

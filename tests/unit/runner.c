@@ -61,6 +61,7 @@ extern const struct unit_test pcpmodel_tests[];
 extern const struct unit_test kshape_tests[];
 extern const struct unit_test whatif_tests[];
 extern const struct unit_test rectrace_tests[];
+extern const struct unit_test rectrace_runs_tests[];
 extern const struct unit_test kallsyms_boot_tests[];
 
 static const struct unit_test *const suites[] = {
@@ -71,7 +72,7 @@ static const struct unit_test *const suites[] = {
 	fixture_rec_tests, sampler_tests,	sampled_row_tests,
 	progs_tests,	   btf_cache_tests,	compare_tests,
 	pcpmodel_tests,	   kshape_tests,	whatif_tests,
-	rectrace_tests,	   kallsyms_boot_tests,
+	rectrace_tests,	   rectrace_runs_tests, kallsyms_boot_tests,
 };
 
 int main(int argc, char **argv)
