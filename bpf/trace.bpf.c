@@ -201,8 +201,11 @@ static __always_inline bool same_run(const struct pcptrace_event *a,
  * One record a run instead of one an event: the ring buffer, the
  * recorder and zlib were most of an event's cost (docs/PERFORMANCE.md,
  * "record --trace"). An interrupt's event inside this CPU's update (or a
- * task's that preempted it) finds the run busy and goes out alone; the
- * replay's time order puts it in place.
+ * task's that preempted it) finds the run busy, goes out alone and ends
+ * the run, as a record of another kind does (run_break()). The event that
+ * finds the run ended goes out alone too: its time was read before it
+ * looked, so it may come before what ended the run, or after; the next
+ * event begins a run, after both.
  */
 static __always_inline void run_add(const struct pcptrace_event *ev)
 {
@@ -214,20 +217,30 @@ static __always_inline void run_add(const struct pcptrace_event *ev)
 		return;
 	}
 	r = bpf_map_lookup_elem(&trace_runs, &k);
-	if (!r || r->busy) {
+	if (!r) {
 		emit(ev);
 		return;
 	}
+	if (r->busy) {
+		emit(ev);
+		r->brk = 1;
+		return;
+	}
 	r->busy = 1;
-	if (r->ev.time_ns && !r->brk && same_run(&r->ev, ev) &&
-	    r->ev.payload < PCPTRACE_RUN_MAX &&
-	    ev->time_ns - r->ev.time_ns < PCPTRACE_RUN_MAX_NS) {
+	if (r->brk) {
+		r->brk = 0;
+		if (r->ev.time_ns)
+			emit(&r->ev);
+		r->ev.time_ns = 0;
+		emit(ev);
+	} else if (r->ev.time_ns && same_run(&r->ev, ev) &&
+		   r->ev.payload < PCPTRACE_RUN_MAX &&
+		   ev->time_ns - r->ev.time_ns < PCPTRACE_RUN_MAX_NS) {
 		r->ev.payload++;
 	} else {
 		if (r->ev.time_ns)
 			emit(&r->ev);
 		r->ev = *ev;
-		r->brk = 0;
 	}
 	r->busy = 0;
 }
@@ -236,8 +249,8 @@ static __always_inline void run_add(const struct pcptrace_event *ev)
  * A record about CPU cpu's pageset other than a page event (a decay, a
  * drain, hotplug, a seed): that CPU's run in progress ends before it, so
  * no later page event joins a run that began before the record. From
- * another CPU (a drain) it races that CPU's update: one event at most
- * then joins the run it would have begun after.
+ * another CPU (a drain) it may land while that CPU updates its run: the
+ * run then ends at that CPU's next event instead.
  */
 static __always_inline void run_break(__u32 cpu)
 {

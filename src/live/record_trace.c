@@ -83,15 +83,24 @@ static int on_snap(struct rec_tracer *rt, const struct pcptrace_snap *s)
 				 &st);
 }
 
-/* a zone state with the flags a commit read, when they changed */
+/*
+ * A zone state with the flags a commit read, when they changed since the
+ * CPU's last record: records come in the order their runs ended, not in
+ * the order their events began, so one CPU's run may reach the recorder
+ * after another CPU's later record; a CPU's own records are in order.
+ */
 static int zone_flags(struct rec_tracer *rt, const struct pcptrace_event *e)
 {
 	struct pcpmodel_zone_state zs = { .fields = PCPM_ZFIELD_FLAGS };
+	uint8_t *last;
 
 	if (!(e->zflags & PCPT_ZF_VALID) || e->zone >= PCPTOP_MAX_ZONES ||
-	    rt->zflags[e->zone] == e->zflags)
+	    e->cpu >= rt->nr_cpus)
 		return 0;
-	rt->zflags[e->zone] = e->zflags;
+	last = &rt->zflags[(size_t)e->cpu * PCPTOP_MAX_ZONES + e->zone];
+	if (*last == e->zflags)
+		return 0;
+	*last = e->zflags;
 	zs.below_high = !!(e->zflags & PCPT_ZF_BELOW_HIGH);
 	zs.reclaim_active = !!(e->zflags & PCPT_ZF_RECLAIM_ACTIVE);
 	return rec_trace_add_zone(&rt->buf, e->time_ns, e->zone, &zs);
@@ -262,7 +271,8 @@ int rec_tracer_start(struct rec_tracer *rt, const struct record_opts *o,
 	rt->nr_cpus = trace_nr_cpus(rt->kt);
 	rt->lost_prev = calloc((size_t)rt->nr_cpus, sizeof(uint64_t));
 	rt->lost_now = calloc((size_t)rt->nr_cpus, sizeof(uint64_t));
-	if (!rt->lost_prev || !rt->lost_now) {
+	rt->zflags = calloc((size_t)rt->nr_cpus, PCPTOP_MAX_ZONES);
+	if (!rt->lost_prev || !rt->lost_now || !rt->zflags) {
 		cli_warn("--trace: out of memory for %d CPUs", rt->nr_cpus);
 		rec_tracer_stop(rt, true);
 		return -ENOMEM;
@@ -306,7 +316,9 @@ int rec_tracer_stop(struct rec_tracer *rt, bool quiet)
 	rt->kt = NULL;
 	free(rt->lost_prev);
 	free(rt->lost_now);
+	free(rt->zflags);
 	rt->lost_prev = rt->lost_now = NULL;
+	rt->zflags = NULL;
 	rec_trace_chunk_free(&rt->buf);
 	return err;
 }

@@ -28,8 +28,11 @@ struct rec_tracer {
 	uint64_t t_lost_read; /* CLOCK_MONOTONIC of the last read */
 	uint32_t seq; /* the next interval's number */
 	int err; /* the first failure of a write, sticky */
-	/* each zone's PCPT_ZF_* as last written, 0: none yet */
-	uint8_t zflags[PCPTOP_MAX_ZONES];
+	/*
+	 * PCPT_ZF_* as each CPU's records last gave them, per zone
+	 * (nr_cpus x PCPTOP_MAX_ZONES), 0: none yet
+	 */
+	uint8_t *zflags;
 	/* totals for the closing line */
 	uint64_t events, lost, chunks, loss_windows;
 };

@@ -19,6 +19,8 @@
 #   pcptest.sync=SECS        pcptop record --sync (absent: its default)
 #   pcptest.bonnie=ARGS      more bonnie++ options, commas for spaces
 #   pcptest.trace=1          record --trace too (tests/whatif/bonnie.sh)
+#   pcptest.trace=noruns     the same, a record an event (the trace's runs
+#                            off: PCPTOP_TRACE_NO_RUNS), to measure them
 
 say() {
 	sed "s/^/REHEARSAL:$1:/"
@@ -34,7 +36,10 @@ cpu() {
 rmode=$(arg pcptest.rmode)
 sync_opt=$(arg pcptest.sync)
 trace_opt=
-[ "$(arg pcptest.trace)" = 1 ] && trace_opt=--trace
+case "$(arg pcptest.trace)" in
+1) trace_opt=--trace ;;
+noruns) trace_opt=--trace && export PCPTOP_TRACE_NO_RUNS=1 ;;
+esac
 bonnie_opts=$(arg pcptest.bonnie | tr ',' ' ')
 echo "REHEARSAL:scale:$(arg pcp_batch_scale_max)"
 echo "REHEARSAL:kernel:$(uname -r)"

@@ -16,7 +16,8 @@
 # it the two recordings.
 #
 # Usage: tests/whatif/bonnie.sh [-r]   (-r: reuse the recordings)
-# Environment: WHATIF_OUT (build/whatif/bonnie), REHEARSAL_TIMEOUT.
+# Environment: WHATIF_OUT (build/whatif/bonnie), REHEARSAL_TIMEOUT,
+# WHATIF_TRACE (pcptest.trace=: 1, or noruns for a record an event).
 # Prints run.sh's lines and "N passed, N failed"; exit as run.sh.
 
 set -uo pipefail
@@ -39,7 +40,7 @@ if [ "${1:-}" != -r ]; then
 	bzimage=$("$root/tests/vm/kernel/build.sh") || die "kernel build failed"
 	RH_BONNIE=$("$root/tests/vm/bonnie-cpio.sh" amd64) || die "no bonnie++ for amd64"
 	rh_initrd "$OUT/initrd.cpio.gz" || die "building the initramfs failed"
-	A="$RH_APPEND pcptest.trace=1"
+	A="$RH_APPEND pcptest.trace=${WHATIF_TRACE:-1}"
 	# one at a time: two guests on two host cores stretch each other
 	for s in 5 0; do
 		rh_run "s$s" "$bzimage" "$OUT/initrd.cpio.gz" \
