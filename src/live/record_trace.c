@@ -23,7 +23,9 @@ _Static_assert(sizeof(struct pcptrace_event) == sizeof(struct pcpmodel_event),
 	       "bpf/pcptrace.h's event is pcpmodel_event's layout");
 _Static_assert(PCPTRACE_RUN_MAX == REC_TRACE_RUN_MAX,
 	       "bpf/pcptrace.h's runs are what the reader takes");
-_Static_assert((int)PCPT_SNAPSHOT == (int)PCPM_EV_SNAPSHOT &&
+_Static_assert((int)PCPT_ALLOC == (int)PCPM_EV_ALLOC &&
+		       (int)PCPT_FREE == (int)PCPM_EV_FREE &&
+		       (int)PCPT_SNAPSHOT == (int)PCPM_EV_SNAPSHOT &&
 		       (int)PCPT_CPU_ONLINE == (int)PCPM_EV_CPU_ONLINE,
 	       "bpf/pcptrace.h's types are pcpmodel's");
 
@@ -134,7 +136,7 @@ static int sink(void *ctx, const void *rec, size_t len)
 		ev.reason = e->reason;
 		ev.caller = e->caller;
 		/* a page event's run: the events after its first */
-		if (e->type == PCPT_ALLOC || e->type == PCPT_FREE)
+		if (rec_trace_in_runs(e->type))
 			ev.payload = e->payload;
 		err = rec_trace_add_event(&rt->buf, &ev);
 	}

@@ -446,10 +446,9 @@ int rec_trace_decode(uint16_t type, const unsigned char *p, size_t len,
 			decode_event(&cur, e, pcp_base, zone_base);
 		}
 		/* before 1.6 an allocation's or free's payload meant nothing */
-		if (!runs &&
-		    (e->type == PCPM_EV_ALLOC || e->type == PCPM_EV_FREE))
+		if (!runs && rec_trace_in_runs(e->type))
 			e->payload = 0;
-		if ((e->type == PCPM_EV_ALLOC || e->type == PCPM_EV_FREE) &&
+		if (rec_trace_in_runs(e->type) &&
 		    e->payload > REC_TRACE_RUN_MAX)
 			return bad(msg, msg_len, "a run too long", len);
 		if ((e->type == PCPM_EV_SNAPSHOT &&

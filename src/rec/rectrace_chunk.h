@@ -76,6 +76,12 @@ int rec_trace_decode(uint16_t type, const unsigned char *p, size_t len,
 /* a run's events after its first, at most (bpf/pcptrace.h's RUN_MAX) */
 #define REC_TRACE_RUN_MAX 65535u
 
+/* the records that come as runs: allocations and frees */
+static inline bool rec_trace_in_runs(unsigned int type)
+{
+	return type == PCPM_EV_ALLOC || type == PCPM_EV_FREE;
+}
+
 /*
  * The events a decoded record stands for: an allocation's or free's
  * payload is the events of its run after the first (REC_CHUNK_TRACE_RUNS;
@@ -83,9 +89,7 @@ int rec_trace_decode(uint16_t type, const unsigned char *p, size_t len,
  */
 static inline uint64_t rec_trace_event_n(const struct pcpmodel_event *e)
 {
-	return e->type == PCPM_EV_ALLOC || e->type == PCPM_EV_FREE ?
-		       1 + (uint64_t)e->payload :
-		       1;
+	return rec_trace_in_runs(e->type) ? 1 + (uint64_t)e->payload : 1;
 }
 
 /* what report says of a trace, added up chunk by chunk without keeping it */
