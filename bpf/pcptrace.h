@@ -34,6 +34,9 @@ enum pcptrace_type {
  * as pcp_allowed_order() has it; the reader decides with the THP order
  */
 #define PCPT_PATH_BY_ORDER 0xff
+/* path: seen (the commit, free_one_page()); pcpmodel's PCPM_PATH_* */
+#define PCPT_PATH_PCP 0
+#define PCPT_PATH_BUDDY 1
 /* migratetype: mm_page_free does not carry get_pfnblock_migratetype() */
 #define PCPT_MT_UNKNOWN 0xff
 /* zone: page->flags did not say (or a zone past PCPTOP_MAX_ZONES) */
@@ -51,6 +54,13 @@ enum pcptrace_type {
  * above PAGE_ALLOC_COSTLY_ORDER
  */
 #define PCPT_HOOK_COMMIT 0x20
+/*
+ * free_one_page(), beside the commit: every free that skips the pcp lists
+ * (an order they do not hold, an isolated pageblock's, a failed
+ * trylock's) as a buddy-path free; mm_page_free, which fires on every
+ * free, is then not traced at all (format 1.6, 2026-12-02)
+ */
+#define PCPT_HOOK_BUDDY 0x40
 /* function probes' mode, in the hooks word's second byte */
 #define PCPT_HOOK_FN_SHIFT 8
 #define PCPT_FN_NONE 0

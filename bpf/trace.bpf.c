@@ -12,6 +12,7 @@
  * tf_dead, tk_dead        page_alloc_cpu_dead           CPU_DEAD   (1)
  * tf_online, tk_online    page_alloc_cpu_online         CPU_ONLINE (1)
  * tf_commit, tk_commit    free_unref_page_commit        FREE, pcp path (1)(2)
+ * tf_buddy, tk_buddy      free_one_page                 FREE, buddy path (1)(3)
  *
  * (1) fentry, else kprobe, else not traced (this machine refuses both):
  *     the recorder's /proc/zoneinfo reads stand in for the pageset state.
@@ -24,6 +25,10 @@
  *     list's: __rmqueue_pcplist() is not traceable on 6.12 (kprobe
  *     EINVAL, fentry EBUSY in the amd64 6.12 guest), and
  *     alloc_pages_bulk_noprof() traces nothing of its pages.
+ * (3) Only beside the commit, and then in place of mm_page_free: the
+ *     commit and free_one_page() see every free between them, and
+ *     mm_page_free's dispatch on each pcp free, to return at once, was
+ *     a third of what a free event cost (docs/PERFORMANCE.md, "Runs").
  *
  * Each tracepoint program comes with its raw_tp twin ("r" + name,
  * rawtp.bpf.h). A CPU's allocations and frees go out as runs of events
@@ -262,8 +267,13 @@ static __always_inline void run_break(__u32 cpu)
 		r->brk = 1;
 }
 
+/*
+ * direct: the page is the kernel's typed pointer (tp_btf, fentry), read
+ * as memory; path PCPT_PATH_BY_ORDER where the hook does not tell
+ */
 static __always_inline int page_event(int type, const struct page *page,
-				      unsigned int order, int mt)
+				      unsigned int order, int mt, __u8 path,
+				      bool direct)
 {
 	struct pcptrace_event ev = {};
 	int zone, nid;
@@ -273,31 +283,33 @@ static __always_inline int page_event(int type, const struct page *page,
 	 * took nothing from the lists. The check also lets the verifier of
 	 * 6.12, which types the argument trusted_ptr_or_null, read it.
 	 */
-	if (!page || (type == PCPT_FREE && fn_commit &&
-		      order <= PCPTOP_PAGE_ALLOC_COSTLY_ORDER))
+	if (!page || (type == PCPT_FREE && path == PCPT_PATH_BY_ORDER &&
+		      fn_commit && order <= PCPTOP_PAGE_ALLOC_COSTLY_ORDER))
 		return 0;
 	ev.time_ns = bpf_ktime_get_ns();
 	ev.cpu = bpf_get_smp_processor_id();
 	ev.type = type;
 	ev.zone = PCPT_ZONE_UNKNOWN;
-	zone = compat_flags_zone(page_flags(page, tp_direct), page_zone_bits(),
+	zone = compat_flags_zone(page_flags(page, direct), page_zone_bits(),
 				 &nid);
 	if (zone >= 0 && zone < PCPTOP_MAX_ZONES)
 		ev.zone = zone;
 	ev.nid = nid;
 	ev.order = order;
 	ev.migratetype = mt >= 0 && mt < PCPT_MT_UNKNOWN ? mt : PCPT_MT_UNKNOWN;
-	ev.path = PCPT_PATH_BY_ORDER;
+	ev.path = path;
 	run_add(&ev);
 	return 0;
 }
 
 TP_TWIN(mm_page_alloc, tt_alloc,
-	page_event(PCPT_ALLOC, page, order, migratetype), struct page *page,
-	unsigned int order, gfp_t gfp_flags, int migratetype)
+	page_event(PCPT_ALLOC, page, order, migratetype, PCPT_PATH_BY_ORDER,
+		   tp_direct),
+	struct page *page, unsigned int order, gfp_t gfp_flags, int migratetype)
 TP_TWIN(mm_page_free, tt_free,
-	page_event(PCPT_FREE, page, order, PCPT_MT_UNKNOWN), struct page *page,
-	unsigned int order)
+	page_event(PCPT_FREE, page, order, PCPT_MT_UNKNOWN, PCPT_PATH_BY_ORDER,
+		   tp_direct),
+	struct page *page, unsigned int order)
 
 /* ---- function probes: fentry, or their kprobe twins ---- */
 
@@ -398,7 +410,7 @@ static __always_inline int cpu_dead_done(void)
 	return 0;
 }
 
-SEC("fentry/drain_pages_zone")
+SEC("pcptop.fentry/drain_pages_zone")
 int BPF_PROG(tf_drain, unsigned int cpu, struct zone *zone)
 {
 	return on_drain(cpu, zone);
@@ -410,7 +422,7 @@ int BPF_KPROBE(tk_drain, unsigned int cpu, struct zone *zone)
 	return on_drain(cpu, zone);
 }
 
-SEC("fentry/decay_pcp_high")
+SEC("pcptop.fentry/decay_pcp_high")
 int BPF_PROG(tf_decay, struct zone *zone, struct per_cpu_pages *pcp)
 {
 	return on_decay(zone, pcp);
@@ -422,13 +434,13 @@ int BPF_KPROBE(tk_decay, struct zone *zone, struct per_cpu_pages *pcp)
 	return on_decay(zone, pcp);
 }
 
-SEC("fentry/page_alloc_cpu_dead")
+SEC("pcptop.fentry/page_alloc_cpu_dead")
 int BPF_PROG(tf_dead, unsigned int cpu)
 {
 	return on_hotplug(PCPT_CPU_DEAD, cpu);
 }
 
-SEC("fexit/page_alloc_cpu_dead")
+SEC("pcptop.fexit/page_alloc_cpu_dead")
 int BPF_PROG(tx_dead, unsigned int cpu, int ret)
 {
 	return cpu_dead_done();
@@ -446,7 +458,7 @@ int BPF_KRETPROBE(tr_dead)
 	return cpu_dead_done();
 }
 
-SEC("fentry/page_alloc_cpu_online")
+SEC("pcptop.fentry/page_alloc_cpu_online")
 int BPF_PROG(tf_online, unsigned int cpu)
 {
 	return on_hotplug(PCPT_CPU_ONLINE, cpu);
@@ -566,13 +578,13 @@ static __always_inline int on_commit(struct zone *zone,
 	ev.zone = idx;
 	ev.order = order;
 	ev.migratetype = mt >= 0 && mt < PCPT_MT_UNKNOWN ? mt : PCPT_MT_UNKNOWN;
-	ev.path = 0; /* PCPM_PATH_PCP */
+	ev.path = PCPT_PATH_PCP;
 	ev.zflags = zone_flags_of(zone, direct);
 	run_add(&ev);
 	return 0;
 }
 
-SEC("fentry/free_unref_page_commit")
+SEC("pcptop.fentry/free_unref_page_commit")
 int BPF_PROG(tf_commit, struct zone *zone, struct per_cpu_pages *pcp,
 	     struct page *page, int migratetype, unsigned int order)
 {
@@ -584,4 +596,26 @@ int BPF_KPROBE(tk_commit, struct zone *zone, struct per_cpu_pages *pcp,
 	       struct page *page, int migratetype, unsigned int order)
 {
 	return on_commit(zone, pcp, page, order, migratetype, false);
+}
+
+/*
+ * free_one_page(zone, page, pfn, order, ...): order is the fourth argument
+ * from 6.1 to 6.14 (6.10 dropped the migratetype after it, 6.15 renamed
+ * the commit this goes beside); a buddy free's migratetype is not the
+ * model's concern (pcpmodel_replay.c alloc_or_free())
+ */
+SEC("pcptop.fentry/free_one_page")
+int BPF_PROG(tf_buddy, struct zone *zone, struct page *page, unsigned long pfn,
+	     unsigned int order)
+{
+	return page_event(PCPT_FREE, page, order, PCPT_MT_UNKNOWN,
+			  PCPT_PATH_BUDDY, true);
+}
+
+SEC("kprobe/free_one_page")
+int BPF_KPROBE(tk_buddy, struct zone *zone, struct page *page,
+	       unsigned long pfn, unsigned int order)
+{
+	return page_event(PCPT_FREE, page, order, PCPT_MT_UNKNOWN,
+			  PCPT_PATH_BUDDY, false);
 }

@@ -4,7 +4,12 @@
  * whole up to three times: with the function probes as fentry, else as
  * kprobes, else without them, so a refused flavour costs a reload of a
  * small object rather than a plan of its own. Its tracepoints follow the
- * main object's choice of tp_btf or raw_tp.
+ * main object's choice of tp_btf or raw_tp. Its fentry programs load
+ * through fentry_load.h whatever that choice, with their targets' ids
+ * read from the kernel's BTF once a load: as kprobes, where the main
+ * object's raw_tp had sent them, the commit's probe and its argument
+ * reads cost a traced free about twice what the rest of it did
+ * (docs/PERFORMANCE.md, "record --trace").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,8 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "fentry_load.h"
 #include "kallsyms.h"
+#include "kernel_facts.h"
 #include "pcptrace.h"
 #include "trace.h"
 #include "trace.skel.h"
@@ -53,10 +61,15 @@ static const struct fn_probe fn_probes[] = {
 	/* 6.7..6.14 (6.15 renamed it free_frozen_page_commit()) */
 	{ "free_unref_page_commit", PCPT_HOOK_COMMIT, PROG(tf_commit), 0,
 	  PROG(tk_commit), 0 },
+	/* only beside the commit, in place of mm_page_free */
+	{ "free_one_page", PCPT_HOOK_BUDDY, PROG(tf_buddy), 0, PROG(tk_buddy),
+	  0 },
 };
 
 /* fn_probes' index of the commit: tt_free leaves the pcp orders to it */
 #define FN_COMMIT 4
+/* and of free_one_page(): with the commit, it takes tt_free's place */
+#define FN_BUDDY 5
 
 #define NR_FN_PROBES (sizeof(fn_probes) / sizeof(fn_probes[0]))
 
@@ -78,13 +91,28 @@ static int on_record(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-static bool fn_exists(const char *fn, int mode)
+/*
+ * Whether fn can be probed in mode: for fentry, its id in the kernel's
+ * BTF (vmlinux, parsed once a load by the caller), given to its programs
+ * as their target
+ */
+static bool fn_exists(const char *fn, int mode, const struct btf *vmlinux)
 {
 	unsigned long long addr;
 
 	if (mode == PCPT_FN_FENTRY)
-		return libbpf_find_vmlinux_btf_id(fn, BPF_TRACE_FENTRY) > 0;
+		return vmlinux &&
+		       btf__find_by_name_kind(vmlinux, fn, BTF_KIND_FUNC) > 0;
 	return kallsyms_lookup(KALLSYMS_PATH, fn, &addr) == 0;
+}
+
+/* a fentry or fexit program's target, by the id fn_exists() found */
+static int fentry_target(struct bpf_program *prog, const char *fn,
+			 const struct btf *vmlinux)
+{
+	int id = btf__find_by_name_kind(vmlinux, fn, BTF_KIND_FUNC);
+
+	return id > 0 ? fentry_load_target(prog, fn, (uint32_t)id) : -ENOENT;
 }
 
 static uint32_t ringbuf_bytes(const struct trace_opts *o)
@@ -113,30 +141,44 @@ static bool runs_off(void)
 	return env && *env && strcmp(env, "0");
 }
 
-/* autoload the tracepoints and one mode's function probes */
-static void set_autoload(struct trace *t, bool raw_tp, int mode)
+/*
+ * autoload the tracepoints and one mode's function probes, fentry's with
+ * their targets; 0 or -errno
+ */
+static int set_autoload(struct trace *t, bool raw_tp, int mode,
+			const struct btf *vmlinux)
 {
 	struct trace_bpf *s = t->skel;
 	bool commit = mode != PCPT_FN_NONE &&
-		      fn_exists(fn_probes[FN_COMMIT].fn, mode);
+		      fn_exists(fn_probes[FN_COMMIT].fn, mode, vmlinux);
+	bool buddy = commit && fn_exists(fn_probes[FN_BUDDY].fn, mode, vmlinux);
 	size_t i;
+	int err = 0;
 
 	bpf_program__set_autoload(s->progs.tt_alloc, !raw_tp);
-	bpf_program__set_autoload(s->progs.tt_free, !raw_tp);
+	bpf_program__set_autoload(s->progs.tt_free, !raw_tp && !buddy);
 	bpf_program__set_autoload(s->progs.rtt_alloc, raw_tp);
-	bpf_program__set_autoload(s->progs.rtt_free, raw_tp);
+	bpf_program__set_autoload(s->progs.rtt_free, raw_tp && !buddy);
 	t->hooks = PCPT_HOOK_ALLOC_FREE | (uint32_t)mode << PCPT_HOOK_FN_SHIFT;
 	for (i = 0; i < NR_FN_PROBES; i++) {
 		const struct fn_probe *p = &fn_probes[i];
-		bool on = mode != PCPT_FN_NONE && fn_exists(p->fn, mode);
+		bool on = mode != PCPT_FN_NONE &&
+			  (i == FN_BUDDY ? buddy :
+					   fn_exists(p->fn, mode, vmlinux));
+		bool fentry = on && mode == PCPT_FN_FENTRY;
 
-		bpf_program__set_autoload(prog_at(s, p->fentry),
-					  on && mode == PCPT_FN_FENTRY);
+		bpf_program__set_autoload(prog_at(s, p->fentry), fentry);
 		bpf_program__set_autoload(prog_at(s, p->kprobe),
 					  on && mode == PCPT_FN_KPROBE);
-		if (p->fexit)
-			bpf_program__set_autoload(prog_at(s, p->fexit),
-						  on && mode == PCPT_FN_FENTRY);
+		if (fentry && !err)
+			err = fentry_target(prog_at(s, p->fentry), p->fn,
+					    vmlinux);
+		if (p->fexit) {
+			bpf_program__set_autoload(prog_at(s, p->fexit), fentry);
+			if (fentry && !err)
+				err = fentry_target(prog_at(s, p->fexit), p->fn,
+						    vmlinux);
+		}
 		if (p->kretprobe)
 			bpf_program__set_autoload(prog_at(s, p->kretprobe),
 						  on && mode == PCPT_FN_KPROBE);
@@ -146,28 +188,46 @@ static void set_autoload(struct trace *t, bool raw_tp, int mode)
 	s->rodata->fn_commit = commit;
 	s->rodata->tp_direct = !raw_tp;
 	s->rodata->runs = !runs_off();
+	return err;
 }
 
 /* one open, load and attach with the function probes in mode; 0 or -errno */
 static int load_mode(struct trace *t, const struct trace_opts *o, int mode)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
+	struct btf *vmlinux = NULL;
 	size_t sz;
 	int err;
 
-	if (!trace_bpf_elf_inflate(&sz))
-		return -errno;
+	err = fentry_load_register();
+	if (err)
+		return err;
+	fentry_load_reset();
+	/* megabytes, parsed once and freed before the attach */
+	if (mode == PCPT_FN_FENTRY) {
+		vmlinux = btf__load_vmlinux_btf();
+		if (!vmlinux)
+			return -errno ? -errno : -ENOENT;
+	}
+	if (!trace_bpf_elf_inflate(&sz)) {
+		err = -errno;
+		btf__free(vmlinux);
+		return err;
+	}
 	t->skel = trace_bpf__open_opts(&oo);
 	if (!t->skel) {
 		err = -errno;
 		trace_bpf_elf_release();
+		btf__free(vmlinux);
 		return err;
 	}
 	err = bpf_map__set_max_entries(t->skel->maps.trace_rb, t->rb_bytes);
-	if (!err) {
-		set_autoload(t, o->raw_tp, mode);
+	if (!err)
+		err = set_autoload(t, o->raw_tp, mode, vmlinux);
+	btf__free(vmlinux);
+	if (!err)
 		err = trace_bpf__load(t->skel);
-	}
+	fentry_load_reset();
 	trace_bpf_elf_release();
 	if (err)
 		goto fail;
@@ -204,8 +264,9 @@ int trace_open(struct trace **out, const struct trace_opts *o,
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		int mode = order[i];
 
+		/* fentry needs the kernel's own BTF, not --btf's */
 		if ((mode == PCPT_FN_FENTRY &&
-		     (o->raw_tp ||
+		     (access(VMLINUX_BTF_PATH, R_OK) ||
 		      (o->want != MODE_AUTO && o->want != MODE_FENTRY))) ||
 		    (mode == PCPT_FN_KPROBE && o->want != MODE_AUTO &&
 		     o->want != MODE_KPROBE))

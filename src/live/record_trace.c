@@ -28,6 +28,9 @@ _Static_assert((int)PCPT_ALLOC == (int)PCPM_EV_ALLOC &&
 		       (int)PCPT_SNAPSHOT == (int)PCPM_EV_SNAPSHOT &&
 		       (int)PCPT_CPU_ONLINE == (int)PCPM_EV_CPU_ONLINE,
 	       "bpf/pcptrace.h's types are pcpmodel's");
+_Static_assert(PCPT_PATH_PCP == PCPM_PATH_PCP &&
+		       PCPT_PATH_BUDDY == PCPM_PATH_BUDDY,
+	       "bpf/pcptrace.h's paths are pcpmodel's");
 
 static int flush(struct rec_tracer *rt)
 {

@@ -23,7 +23,29 @@
 /bin/busybox --install -s
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 
+# The trace's own oracle: kmem:mm_page_alloc and mm_page_free counted by
+# the kernel's hist triggers around the recording (outer, keyed by CPU)
+# and around the workload alone (inner, by order; two triggers on one
+# event must differ, and the hist file shows both, each with its
+# totals): every allocation and free of the workload is in the trace,
+# whichever hook gave it (mm_page_alloc; the commit and free_one_page()
+# for frees in fentry mode), and the trace holds no more than the
+# recording saw.
+EV=/sys/kernel/tracing/events/kmem
+# appended: a write that truncates the file clears the event's triggers
+hist_on() { # EVENT KEY
+	echo "hist:keys=$2" >>"$EV/$1/trigger" 2>/dev/null
+}
+hist_hits() { # EVENT KEY: its trigger's hits, then the trigger goes
+	# the info line may name cpu common_cpu
+	awk -v k="keys=(common_)?$2[:.]" '/^# trigger info:/ { on = $0 ~ k }
+		on && $1 == "Hits:" { print $2; exit }' "$EV/$1/hist" 2>/dev/null
+	echo "!hist:keys=$2" >>"$EV/$1/trigger" 2>/dev/null
+}
+
 if [ "${1:-}" = load ]; then
+	hist_on mm_page_alloc order
+	hist_on mm_page_free order
 	cpus=$(grep -c ^processor /proc/cpuinfo)
 	# each piece on a CPU of its own: which CPU allocates and which
 	# frees is then the same at every scale (left to the scheduler,
@@ -48,6 +70,8 @@ if [ "${1:-}" = load ]; then
 		c=$((c + 1))
 	done
 	sleep 2
+	echo "$(hist_hits mm_page_alloc order) $(hist_hits mm_page_free order)" \
+		>/tmp/inner.hits
 	exit 0
 fi
 
@@ -56,6 +80,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 
 say() {
 	sed "s/^/WHATIF:$1:/"
@@ -65,10 +90,15 @@ opts=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^pcptest\.opts=//p' | tr ',' ' ')
 echo "WHATIF:begin:$(uname -r) $(cat /proc/cmdline)"
 cd /tmp
 t0=$(cut -d' ' -f1 /proc/uptime)
+hist_on mm_page_alloc cpu
+hist_on mm_page_free cpu
 # shellcheck disable=SC2086 # opts are words
 pcptop record -q -i 2 --trace $opts -o t.data -- sh /init load \
 	>record.out 2>record.err
 echo "WHATIF:record_rc:$?"
+echo "$(hist_hits mm_page_alloc cpu) $(hist_hits mm_page_free cpu)" \
+	>outer.hits
+echo "WHATIF:hits:inner $(cat inner.hits 2>/dev/null) outer $(cat outer.hits)"
 echo "WHATIF:record_s:$t0 $(cut -d' ' -f1 /proc/uptime)"
 say record_err <record.err
 pcptop report --json t.data >report.json 2>report.err
@@ -80,7 +110,7 @@ say check <check.txt
 say check_err <check.err
 say whatif_err <whatif.err
 tar -cf /dev/vda t.data report.json check.txt whatif.json record.err \
-	2>/dev/null
+	inner.hits outer.hits 2>/dev/null
 echo "WHATIF:tar_rc:$?"
 echo "WHATIF:end:done"
 sync

@@ -257,6 +257,27 @@ for s in "${scales[@]}"; do
 	[ $rc -le 1 ] || say FAIL "s$s self: whatif --check exit $rc: $(head -n 1 "$d/check.host")"
 done
 
+# the trace against the kernel's own count (tests/whatif/guest.sh): each
+# scale's allocations and frees within mm_page_alloc's and mm_page_free's
+# hits around the workload (inner) and around the recording (outer)
+for s in "${scales[@]}"; do
+	d=$OUT/s$s
+	[ -s "$d/report.json" ] || continue
+	read -r in_a in_f <"$d/inner.hits" 2>/dev/null
+	read -r out_a out_f <"$d/outer.hits" 2>/dev/null
+	for k in alloc free; do
+		if [ $k = alloc ]; then lo=${in_a:-} hi=${out_a:-}; else lo=${in_f:-} hi=${out_f:-}; fi
+		got=$(jq ".trace.events.$k // 0" "$d/report.json")
+		hook=mm_page_$k
+		if [[ "$lo" =~ ^[0-9]+$ && "$hi" =~ ^[0-9]+$ ]] && [ "$lo" -gt 0 ] &&
+		   [ "$lo" -le "$got" ] && [ "$got" -le "$hi" ]; then
+			say ok "s$s trace.events.$k: workload's $hook $lo <= $got <= the recording's $hi"
+		else
+			say FAIL "s$s trace.events.$k: workload's $hook ${lo:-none} <= $got <= the recording's ${hi:-none}"
+		fi
+	done
+done
+
 # the log2 bucket of a value as the histograms bound it (2^k - 1)
 bucket() {
 	awk -v v="$1" 'BEGIN { b = 0; while (v >= 1) { v /= 2; b++ } print b }'
