@@ -24,7 +24,6 @@
 
 struct trace_opts {
 	enum probe_mode want; /* MODE_AUTO, or the mode --mode asked for */
-	bool raw_tp; /* tracepoints as raw_tp: the main object's choice */
 	const char *btf_path; /* --btf, or NULL */
 	uint32_t ringbuf_bytes; /* 0: PCPTRACE_RINGBUF_DEFAULT or the env */
 	bool verbose;

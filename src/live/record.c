@@ -380,8 +380,7 @@ static int record_run(const struct record_opts *o, struct system *sys,
 	}
 	prom_init(&ps, o->prom, &sys->f);
 	if (o->trace) {
-		err = rec_tracer_start(&tracer, o, sys->a.raw_tp, w,
-				       clock_mono_ns());
+		err = rec_tracer_start(&tracer, o, w, clock_mono_ns());
 		if (err)
 			goto out;
 		rt = &tracer;

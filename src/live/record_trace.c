@@ -255,11 +255,10 @@ int rec_tracer_interval(struct rec_tracer *rt, uint32_t next_seq)
 }
 
 int rec_tracer_start(struct rec_tracer *rt, const struct record_opts *o,
-		     bool raw_tp, struct rec_writer *w, uint64_t t0)
+		     struct rec_writer *w, uint64_t t0)
 {
 	struct trace_opts to = {
 		.want = o->attach.want,
-		.raw_tp = raw_tp,
 		.btf_path = o->attach.btf_path,
 		.verbose = o->attach.verbose,
 	};

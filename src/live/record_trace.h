@@ -39,7 +39,7 @@ struct rec_tracer {
 
 /* 0 or -errno with the error said; t0 is the recording's start */
 int rec_tracer_start(struct rec_tracer *rt, const struct record_opts *o,
-		     bool raw_tp, struct rec_writer *w, uint64_t t0);
+		     struct rec_writer *w, uint64_t t0);
 /* take what the ring buffer holds, and its losses; 0 or -errno */
 int rec_tracer_poll(struct rec_tracer *rt);
 /* at an interval's end: poll, the pagesets and zones, a chunk; 0 or -errno */
