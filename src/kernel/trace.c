@@ -202,7 +202,8 @@ static int set_autoload(struct trace *t, bool raw_tp, int mode,
 }
 
 /* one open, load and attach with the function probes in mode; 0 or -errno */
-static int load_mode(struct trace *t, const struct trace_opts *o, int mode)
+static int load_mode(struct trace *t, const struct trace_opts *o, int mode,
+		     bool raw_tp)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 	struct btf *vmlinux = NULL;
@@ -233,7 +234,7 @@ static int load_mode(struct trace *t, const struct trace_opts *o, int mode)
 	}
 	err = bpf_map__set_max_entries(t->skel->maps.trace_rb, t->rb_bytes);
 	if (!err)
-		err = set_autoload(t, !kernel_btf(), mode, vmlinux);
+		err = set_autoload(t, raw_tp, mode, vmlinux);
 	btf__free(vmlinux);
 	if (!err)
 		err = trace_bpf__load(t->skel);
@@ -258,8 +259,23 @@ fail:
 int trace_open(struct trace **out, const struct trace_opts *o,
 	       trace_sink_fn sink, void *ctx, char *msg, size_t msg_len)
 {
-	static const int order[] = { PCPT_FN_FENTRY, PCPT_FN_KPROBE,
-				     PCPT_FN_NONE };
+	/*
+	 * the last: the tracepoints as raw twins, where a policy refuses
+	 * tracing programs but not raw tracepoints
+	 */
+	static const struct {
+		int mode;
+		bool raw_tp;
+	} order[] = { { PCPT_FN_FENTRY, false },
+		      { PCPT_FN_KPROBE, false },
+		      { PCPT_FN_NONE, false },
+		      { PCPT_FN_NONE, true } };
+	static const char *const what[] = {
+		[PCPT_FN_FENTRY] = "function probes as fentry",
+		[PCPT_FN_KPROBE] = "function probes as kprobes",
+		[PCPT_FN_NONE] = "tracepoints",
+	};
+	bool has_btf = kernel_btf();
 	struct trace *t;
 	int err = -ENOENT, first_err = 0;
 	size_t i;
@@ -272,24 +288,25 @@ int trace_open(struct trace **out, const struct trace_opts *o,
 	t->ctx = ctx;
 	t->rb_bytes = ringbuf_bytes(o);
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		int mode = order[i];
+		int mode = order[i].mode;
 
-		/* fentry needs the kernel's own BTF, not --btf's */
+		/* fentry and tp_btf need the kernel's own BTF, not --btf's */
 		if ((mode == PCPT_FN_FENTRY &&
-		     (!kernel_btf() ||
+		     (!has_btf ||
 		      (o->want != MODE_AUTO && o->want != MODE_FENTRY))) ||
 		    (mode == PCPT_FN_KPROBE && o->want != MODE_AUTO &&
-		     o->want != MODE_KPROBE))
+		     o->want != MODE_KPROBE) ||
+		    (order[i].raw_tp && !has_btf))
 			continue;
-		err = load_mode(t, o, mode);
+		err = load_mode(t, o, mode, order[i].raw_tp || !has_btf);
 		if (!err)
 			break;
 		if (!first_err)
 			first_err = err;
 		if (o->verbose)
-			fprintf(stderr,
-				"pcptop: --trace: function probes as %s refused (%s), trying without\n",
-				mode == PCPT_FN_FENTRY ? "fentry" : "kprobes",
+			fprintf(stderr, "pcptop: --trace: %s%s refused (%s)\n",
+				what[mode],
+				order[i].raw_tp || !has_btf ? " (raw)" : "",
 				strerror(-err));
 	}
 	if (err) {
