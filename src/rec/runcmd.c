@@ -27,6 +27,12 @@
 /* read by the signal handler: the command to pass signals to */
 static volatile pid_t child_pid;
 static volatile sig_atomic_t signals_seen;
+/*
+ * a signal that came before the command started (while pcptop attached,
+ * which takes seconds on a loaded machine): run_start() passes it on, or
+ * it was lost and record waited for the whole command
+ */
+static volatile sig_atomic_t pending_sig;
 
 static void nap_ns(uint64_t ns)
 {
@@ -42,8 +48,11 @@ static void pass_on(int sig, const siginfo_t *si)
 	pid_t pid = child_pid;
 
 	signals_seen++;
-	if (pid <= 0)
+	if (pid <= 0) {
+		if (si->si_code != SI_KERNEL)
+			pending_sig = sig;
 		return;
+	}
 	if (signals_seen > 1)
 		kill(pid, SIGKILL);
 	else if (si->si_code != SI_KERNEL)
@@ -61,15 +70,27 @@ void run_install_signals(void)
  */
 int run_start(struct run_child *c, char **argv)
 {
+	sigset_t exits, old;
 	int pfd[2], e = 0;
 	ssize_t n;
 
 	if (pipe2(pfd, O_CLOEXEC))
 		return -errno;
+	/*
+	 * Held from the fork until the child has its default handlers and
+	 * the parent knows its pid: one that came in between would have
+	 * run pass_on() in the child, or found no pid in the parent.
+	 */
+	sigemptyset(&exits);
+	sigaddset(&exits, SIGINT);
+	sigaddset(&exits, SIGTERM);
+	sigaddset(&exits, SIGHUP);
+	sigprocmask(SIG_BLOCK, &exits, &old);
 	c->start_ns = clock_mono_ns();
 	c->pid = fork();
 	if (c->pid < 0) {
 		e = errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(pfd[0]);
 		close(pfd[1]);
 		return -e;
@@ -81,6 +102,7 @@ int run_start(struct run_child *c, char **argv)
 		signal(SIGCHLD, SIG_DFL);
 		/* ignored signals stay ignored across exec: give it back */
 		signal(SIGPIPE, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(pfd[0]);
 		execvp(argv[0], argv);
 		e = errno;
@@ -90,6 +112,9 @@ int run_start(struct run_child *c, char **argv)
 	}
 	child_pid = c->pid;
 	c->running = true;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pending_sig)
+		kill(c->pid, signals_seen > 1 ? SIGKILL : pending_sig);
 	close(pfd[1]);
 	do {
 		n = read(pfd[0], &e, sizeof(e));

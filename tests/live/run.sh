@@ -34,15 +34,6 @@ fi
 # lists and stat counted no bulk free)
 CHURN_MIB=$(t_churn_past_high_mib)
 
-# churn_while PID: churn until PID ends, so that its interval sees whole
-# churns however long it takes to attach (a loaded CI host took over
-# 0.5 s, a fixed sleep missed them)
-churn_while() {
-	while kill -0 "$1" 2>/dev/null; do
-		"$CHURN" -m 64 -n 1 >/dev/null 2>&1
-	done
-}
-
 # stat_around_churn OUT [STAT OPTIONS]: one interval of stat holding one
 # whole CHURN_MIB churn, its allocation and its frees: started once stat
 # is attached (its bpf_link count stops growing), stat stopped by SIGINT
@@ -249,7 +240,7 @@ t_eq "unknown command exits 2" "$?" 2
 live_check_mode_fentry "$?" "$TMP/err" "$FENTRY"
 "$P" stat -i 1 >/dev/null 2>&1 &
 pid=$!
-sleep 2
+wait_attached "$pid"
 # this run's own programs, by id: other pcptop runs may share the machine
 prog_ids=$(for fd in /proc/$pid/fdinfo/*; do sed -n 's/^prog_id:[[:space:]]*//p' "$fd"; done 2>/dev/null | sort -u)
 t_cmp "programs attached while stat runs" "$(echo "$prog_ids" | grep -c .)" -ge 2
@@ -290,7 +281,7 @@ for _ in $(seq 1 50); do
 	sleep 0.2
 done
 sleep 1
-"$CHURN" -m 512 -n 2 >/dev/null 2>&1
+"$CHURN" -m "$CHURN_MIB" -n 1 >/dev/null 2>&1
 sleep 1
 kill -INT "$p1" "$p2"
 wait "$p1"; r1=$?
@@ -314,12 +305,23 @@ t_check "  bpftool reads it: free_pcppages_bulk, btf_trace_mm_page_pcpu_drain, p
 # a board's view: the same stat with the whole BTF and with the minimal
 # one, in a mount namespace where /sys/kernel/btf is an empty tmpfs
 cp /sys/kernel/btf/vmlinux "$TMP/whole.btf"
+# One interval around one churn past high, ended by SIGINT: a 1 s
+# interval beside 64 MiB churns could hold no bulk free on a loaded host.
 for b in whole min; do
 	unshare -m bash -c 'mount -t tmpfs none /sys/kernel/btf &&
-		exec /usr/bin/time -f "%M" -o "$1.rss" "$0" stat -i 1 -c 1 --json --btf "$1"' \
+		exec /usr/bin/time -f "%M" -o "$1.rss" "$0" stat -i 600 -c 1 --json --btf "$1"' \
 		"$P" "$TMP/$b.btf" >"$TMP/$b.json" 2>"$TMP/$b.err" &
 	spid=$!
-	churn_while "$spid"
+	# pcptop is time's child
+	ppid=
+	for i in $(seq 100); do
+		ppid=$(pgrep -P "$spid" | head -n 1)
+		[ -n "$ppid" ] && break
+		sleep 0.1
+	done
+	wait_attached "$ppid"
+	"$CHURN" -m "$CHURN_MIB" -n 1 >/dev/null 2>&1
+	kill -INT "$ppid" 2>/dev/null
 	wait "$spid"
 	t_eq "stat --btf $b.btf with no sysfs BTF exits 0" "$?" 0
 done

@@ -203,10 +203,22 @@ kill -TERM "$pid"
 wait "$pid"
 t_eq "SIGTERM is passed to the command: 128 + 15" "$?" 143
 t_eq "... recorded as its signal" "$("$P" report term.data --json | jq -r .command.signal)" 15
-# a command that ignores SIGTERM: the second signal kills it
-"$P" record -q -o twice.data -i 0.3 -- sh -c 'trap "" TERM; sleep 3' 2>/dev/null &
+# a signal while record still attaches reaches the command as it starts
+# (it was lost, and record waited out the whole command: 30 s, exit 0)
+t0=$SECONDS
+"$P" record -q -o early.data -i 0.3 -- sleep 30 2>/dev/null &
 pid=$!
-sleep 1.5
+sleep 0.05
+kill -TERM "$pid"
+wait "$pid"
+t_eq "SIGTERM during the attach: the command ends by it, 128 + 15" "$?" 143
+t_cmp "... without waiting for the command's 30 s" "$((SECONDS - t0))" -lt 25
+# a command that ignores SIGTERM: the second signal kills it (sent once
+# its trap is set: a TERM before that ends it, as it should)
+rm -f twice.ready
+"$P" record -q -o twice.data -i 0.3 -- sh -c 'trap "" TERM; touch twice.ready; sleep 3' 2>/dev/null &
+pid=$!
+for i in $(seq 300); do [ -e twice.ready ] && break; sleep 0.1; done
 kill -TERM "$pid"
 sleep 0.5
 kill -TERM "$pid"
@@ -354,7 +366,11 @@ t_check "report --html keeps the previous page as .old" -- test -s page.html.old
 echo "== kill -9, signals and closed pipes"
 "$PABS" record -q -i 0.2 -o "$TMP/k9.data" -- sleep 30 2>/dev/null &
 rpid=$!
-sleep 3
+# 5 intervals written, however long the attach took (up to 30 s)
+for _ in $(seq 300); do
+	[ "$("$PABS" report --json "$TMP/k9.data" 2>/dev/null | jq -r '.intervals // 0')" -ge 5 ] 2>/dev/null && break
+	sleep 0.1
+done
 kill -9 "$rpid"
 wait "$rpid" 2>/dev/null
 pkill -f '^sleep 30$' 2>/dev/null
