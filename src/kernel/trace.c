@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * record --trace's loader. The trace object (bpf/trace.bpf.c) is loaded
- * whole up to three times: with the function probes as fentry, else as
- * kprobes, else without them, so a refused flavour costs a reload of a
- * small object rather than a plan of its own.
+ * whole until a load takes (trace_open()'s order): the function probes as
+ * fentry, else as kprobes, else without them, the tracepoints tp_btf and
+ * then raw, and a refused free_one_page() probe once more without it, so
+ * a refused flavour costs a reload of a small object rather than a plan
+ * of its own.
  *
  * Its tracepoints are tp_btf and its function probes fentry wherever the
  * kernel has BTF of its own, whatever the main object chose to spare its
@@ -41,6 +43,7 @@ struct trace {
 	uint32_t hooks;
 	uint32_t rb_bytes;
 	int nr_cpus;
+	bool buddy; /* the last load asked for free_one_page()'s probe */
 };
 
 /* a function probe: its programs by mode, and the hook bit it gives */
@@ -155,13 +158,14 @@ static bool runs_off(void)
  * autoload the tracepoints and one mode's function probes, fentry's with
  * their targets; 0 or -errno
  */
-static int set_autoload(struct trace *t, bool raw_tp, int mode,
+static int set_autoload(struct trace *t, bool raw_tp, int mode, bool buddy_ok,
 			const struct btf *vmlinux)
 {
 	struct trace_bpf *s = t->skel;
 	bool commit = mode != PCPT_FN_NONE &&
 		      fn_exists(fn_probes[FN_COMMIT].fn, mode, vmlinux);
-	bool buddy = commit && fn_exists(fn_probes[FN_BUDDY].fn, mode, vmlinux);
+	bool buddy = buddy_ok && commit &&
+		     fn_exists(fn_probes[FN_BUDDY].fn, mode, vmlinux);
 	size_t i;
 	int err = 0;
 
@@ -195,6 +199,7 @@ static int set_autoload(struct trace *t, bool raw_tp, int mode,
 		if (on)
 			t->hooks |= p->hook;
 	}
+	t->buddy = buddy;
 	s->rodata->fn_commit = commit;
 	s->rodata->tp_direct = !raw_tp;
 	s->rodata->runs = !runs_off();
@@ -203,7 +208,7 @@ static int set_autoload(struct trace *t, bool raw_tp, int mode,
 
 /* one open, load and attach with the function probes in mode; 0 or -errno */
 static int load_mode(struct trace *t, const struct trace_opts *o, int mode,
-		     bool raw_tp)
+		     bool raw_tp, bool buddy_ok)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o->btf_path);
 	struct btf *vmlinux = NULL;
@@ -234,7 +239,7 @@ static int load_mode(struct trace *t, const struct trace_opts *o, int mode,
 	}
 	err = bpf_map__set_max_entries(t->skel->maps.trace_rb, t->rb_bytes);
 	if (!err)
-		err = set_autoload(t, raw_tp, mode, vmlinux);
+		err = set_autoload(t, raw_tp, mode, buddy_ok, vmlinux);
 	btf__free(vmlinux);
 	if (!err)
 		err = trace_bpf__load(t->skel);
@@ -260,14 +265,16 @@ int trace_open(struct trace **out, const struct trace_opts *o,
 	       trace_sink_fn sink, void *ctx, char *msg, size_t msg_len)
 {
 	/*
-	 * the last: the tracepoints as raw twins, where a policy refuses
-	 * tracing programs but not raw tracepoints
+	 * raw_tp: the tracepoints as raw twins, where a policy refuses
+	 * tracing programs (tp_btf, fentry) but not kprobes or raw
+	 * tracepoints; where the kernel has no BTF they are raw throughout
 	 */
 	static const struct {
 		int mode;
 		bool raw_tp;
 	} order[] = { { PCPT_FN_FENTRY, false },
 		      { PCPT_FN_KPROBE, false },
+		      { PCPT_FN_KPROBE, true },
 		      { PCPT_FN_NONE, false },
 		      { PCPT_FN_NONE, true } };
 	static const char *const what[] = {
@@ -298,7 +305,16 @@ int trace_open(struct trace **out, const struct trace_opts *o,
 		     o->want != MODE_KPROBE) ||
 		    (order[i].raw_tp && !has_btf))
 			continue;
-		err = load_mode(t, o, mode, order[i].raw_tp || !has_btf);
+		err = load_mode(t, o, mode, order[i].raw_tp || !has_btf, true);
+		/* the buddy frees then come from mm_page_free, as before it */
+		if (err && t->buddy) {
+			if (o->verbose)
+				fprintf(stderr,
+					"pcptop: --trace: free_one_page's probe refused (%s): loading without it\n",
+					strerror(-err));
+			err = load_mode(t, o, mode, order[i].raw_tp || !has_btf,
+					false);
+		}
 		if (!err)
 			break;
 		if (!first_err)

@@ -63,10 +63,11 @@ static void print_trace_cost(const struct facts *fa)
 	       (unsigned long long)(PCPTRACE_RUN_MAX_NS / 1000),
 	       PCPTRACE_RINGBUF_DEFAULT / 1024);
 	printf("           %s\n",
-	       fn ? "and drain_pages_zone, decay_pcp_high, CPU hotplug,\n"
-		    "           free_unref_page_commit and free_one_page as function probes\n"
-		    "           (the frees by path in place of mm_page_free, the pcp ones\n"
-		    "           with their list, each pageset's lists walked at its first)" :
+	       fn ? "and drain_pages_zone, decay_pcp_high and CPU hotplug as function\n"
+		    "           probes; where the kernel has them (to 6.14), free_unref_page_commit\n"
+		    "           and free_one_page too, the frees by path in place of mm_page_free\n"
+		    "           (the pcp ones with their list, each pageset's lists walked at\n"
+		    "           its first)" :
 		    "no drain, decay or hotplug events: their function probes do not attach\n"
 		    "           here; pagesets from /proc/zoneinfo each interval instead");
 }

@@ -29,8 +29,9 @@ static volatile pid_t child_pid;
 static volatile sig_atomic_t signals_seen;
 /*
  * a signal that came before the command started (while pcptop attached,
- * which takes seconds on a loaded machine): run_start() passes it on, or
- * it was lost and record waited for the whole command
+ * which takes seconds on a loaded machine): run_start() sends it to the
+ * new child before it execs, so the command ends by it without running;
+ * without this it was lost, and record waited for the whole command
  */
 static volatile sig_atomic_t pending_sig;
 
@@ -48,9 +49,12 @@ static void pass_on(int sig, const siginfo_t *si)
 	pid_t pid = child_pid;
 
 	signals_seen++;
+	/*
+	 * A terminal's signal (SI_KERNEL) reaches a running command from the
+	 * terminal itself; before the command runs, nothing else passes it
+	 */
 	if (pid <= 0) {
-		if (si->si_code != SI_KERNEL)
-			pending_sig = sig;
+		pending_sig = sig;
 		return;
 	}
 	if (signals_seen > 1)

@@ -312,10 +312,10 @@ for b in whole min; do
 		exec /usr/bin/time -f "%M" -o "$1.rss" "$0" stat -i 600 -c 1 --json --btf "$1"' \
 		"$P" "$TMP/$b.btf" >"$TMP/$b.json" 2>"$TMP/$b.err" &
 	spid=$!
-	# pcptop is time's child
+	# pcptop is time's child (bash forks mount first, under the same pid)
 	ppid=
 	for i in $(seq 100); do
-		ppid=$(pgrep -P "$spid" | head -n 1)
+		ppid=$(pgrep -P "$spid" -x pcptop | head -n 1)
 		[ -n "$ppid" ] && break
 		sleep 0.1
 	done

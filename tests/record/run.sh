@@ -208,11 +208,17 @@ t_eq "... recorded as its signal" "$("$P" report term.data --json | jq -r .comma
 t0=$SECONDS
 "$P" record -q -o early.data -i 0.3 -- sleep 30 2>/dev/null &
 pid=$!
-sleep 0.05
+# once its handler is there (SigCgt's bit 15), which is before it attaches
+for i in $(seq 200); do
+	cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$pid/status 2>/dev/null)
+	[ -n "$cgt" ] && (((0x$cgt >> 14) & 1)) && break
+	sleep 0.01
+done
 kill -TERM "$pid"
 wait "$pid"
 t_eq "SIGTERM during the attach: the command ends by it, 128 + 15" "$?" 143
 t_cmp "... without waiting for the command's 30 s" "$((SECONDS - t0))" -lt 25
+t_eq "... recorded as its signal" "$("$P" report early.data --json 2>/dev/null | jq -r .command.signal)" 15
 # a command that ignores SIGTERM: the second signal kills it (sent once
 # its trap is set: a TERM before that ends it, as it should)
 rm -f twice.ready
@@ -270,7 +276,7 @@ if command -v bonnie++ >/dev/null; then
 	# snapshot is taken: the churn frees after that (its first link
 	# came seconds before the start on a loaded host)
 	for _ in $(seq 1 600); do
-		pgrep -P "$rec_pid" -x bonnie++ >/dev/null && break
+		pgrep -P "$rec_pid" -x 'bonnie\+\+' >/dev/null && break
 		sleep 0.05
 	done
 	kill -USR1 "$churn_pid" 2>/dev/null

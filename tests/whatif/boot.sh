@@ -24,7 +24,7 @@ SMP=${WHATIF_SMP:-2}
 TIMEOUT=${WHATIF_TIMEOUT:-900}
 
 mkdir -p "$out" || exit 1
-rm -f "$out"/{t.data,report.json,check.txt,whatif.json,record.err,console.log,disk.img}
+rm -f "$out"/{t.data,report.json,check.txt,whatif.json,record.err,console.log,disk.img,inner.hits,outer.hits}
 bzimage=$("$root/tests/vm/kernel/build.sh") || {
 	echo "whatif: the instrumented kernel did not build" >&2
 	exit 1

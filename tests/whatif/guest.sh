@@ -32,19 +32,22 @@ export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 # for frees in fentry mode), and the trace holds no more than the
 # recording saw.
 EV=/sys/kernel/tracing/events/kmem
+# an allocation that failed is traced with pfn -1 and no page, which
+# the trace leaves out (it took nothing from the lists)
+NOFAIL="pfn != 18446744073709551615"
 # appended: a write that truncates the file clears the event's triggers
-hist_on() { # EVENT KEY
-	echo "hist:keys=$2" >>"$EV/$1/trigger" 2>/dev/null
+hist_on() { # EVENT KEY [FILTER]
+	echo "hist:keys=$2${3:+ if $3}" >>"$EV/$1/trigger" 2>/dev/null
 }
-hist_hits() { # EVENT KEY: its trigger's hits, then the trigger goes
+hist_hits() { # EVENT KEY [FILTER]: its trigger's hits, then it goes
 	# the info line may name cpu common_cpu
 	awk -v k="keys=(common_)?$2[:.]" '/^# trigger info:/ { on = $0 ~ k }
 		on && $1 == "Hits:" { print $2; exit }' "$EV/$1/hist" 2>/dev/null
-	echo "!hist:keys=$2" >>"$EV/$1/trigger" 2>/dev/null
+	echo "!hist:keys=$2${3:+ if $3}" >>"$EV/$1/trigger" 2>/dev/null
 }
 
 if [ "${1:-}" = load ]; then
-	hist_on mm_page_alloc order
+	hist_on mm_page_alloc order "$NOFAIL"
 	hist_on mm_page_free order
 	cpus=$(grep -c ^processor /proc/cpuinfo)
 	# each piece on a CPU of its own: which CPU allocates and which
@@ -70,7 +73,7 @@ if [ "${1:-}" = load ]; then
 		c=$((c + 1))
 	done
 	sleep 2
-	echo "$(hist_hits mm_page_alloc order) $(hist_hits mm_page_free order)" \
+	echo "$(hist_hits mm_page_alloc order "$NOFAIL") $(hist_hits mm_page_free order)" \
 		>/tmp/inner.hits
 	exit 0
 fi
@@ -90,13 +93,13 @@ opts=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^pcptest\.opts=//p' | tr ',' ' ')
 echo "WHATIF:begin:$(uname -r) $(cat /proc/cmdline)"
 cd /tmp
 t0=$(cut -d' ' -f1 /proc/uptime)
-hist_on mm_page_alloc cpu
+hist_on mm_page_alloc cpu "$NOFAIL"
 hist_on mm_page_free cpu
 # shellcheck disable=SC2086 # opts are words
 pcptop record -q -i 2 --trace $opts -o t.data -- sh /init load \
 	>record.out 2>record.err
 echo "WHATIF:record_rc:$?"
-echo "$(hist_hits mm_page_alloc cpu) $(hist_hits mm_page_free cpu)" \
+echo "$(hist_hits mm_page_alloc cpu "$NOFAIL") $(hist_hits mm_page_free cpu)" \
 	>outer.hits
 echo "WHATIF:hits:inner $(cat inner.hits 2>/dev/null) outer $(cat outer.hits)"
 echo "WHATIF:record_s:$t0 $(cut -d' ' -f1 /proc/uptime)"

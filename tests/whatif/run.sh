@@ -263,6 +263,7 @@ done
 for s in "${scales[@]}"; do
 	d=$OUT/s$s
 	[ -s "$d/report.json" ] || continue
+	in_a= in_f= out_a= out_f=
 	read -r in_a in_f <"$d/inner.hits" 2>/dev/null
 	read -r out_a out_f <"$d/outer.hits" 2>/dev/null
 	for k in alloc free; do
