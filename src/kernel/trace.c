@@ -13,8 +13,8 @@
  * anyway (no cut BTF is given here). Raw tracepoints read the page
  * through a helper call, and kprobes dispatch through pt_regs and read
  * each argument that way: as the main object's raw_tp and kprobes, the
- * trace cost 695 guest instructions an event, against 413 as fentry
- * (docs/PERFORMANCE.md, "record --trace"). The fentry programs load
+ * trace cost 706 guest instructions an event, against 366 as tp_btf and
+ * fentry (docs/PERFORMANCE.md, "record --trace"). The fentry programs load
  * through fentry_load.h with their targets' ids from one parse of ours.
  */
 #include <errno.h>
@@ -99,27 +99,22 @@ static int on_record(void *ctx, void *data, size_t len)
 }
 
 /*
- * Whether fn can be probed in mode: for fentry, its id in the kernel's
- * BTF (vmlinux, parsed once a load by the caller), given to its programs
- * as their target
+ * Whether fn can be probed in mode, > 0 when it can: for fentry its id in
+ * the kernel's BTF (vmlinux, parsed once a load by the caller), its
+ * programs' target; for kprobes 1 when kallsyms has it. Each is a walk of
+ * a large table: once a probe and a load.
  */
-static bool fn_exists(const char *fn, int mode, const struct btf *vmlinux)
+static int fn_probe_id(const char *fn, int mode, const struct btf *vmlinux)
 {
 	unsigned long long addr;
 
 	if (mode == PCPT_FN_FENTRY)
-		return vmlinux &&
-		       btf__find_by_name_kind(vmlinux, fn, BTF_KIND_FUNC) > 0;
-	return kallsyms_lookup(KALLSYMS_PATH, fn, &addr) == 0;
-}
-
-/* a fentry or fexit program's target, by the id fn_exists() found */
-static int fentry_target(struct bpf_program *prog, const char *fn,
-			 const struct btf *vmlinux)
-{
-	int id = btf__find_by_name_kind(vmlinux, fn, BTF_KIND_FUNC);
-
-	return id > 0 ? fentry_load_target(prog, fn, (uint32_t)id) : -ENOENT;
+		return vmlinux ? btf__find_by_name_kind(vmlinux, fn,
+							BTF_KIND_FUNC) :
+				 -ENOENT;
+	if (mode == PCPT_FN_KPROBE)
+		return kallsyms_lookup(KALLSYMS_PATH, fn, &addr) == 0;
+	return 0;
 }
 
 static uint32_t ringbuf_bytes(const struct trace_opts *o)
@@ -162,13 +157,14 @@ static int set_autoload(struct trace *t, bool raw_tp, int mode, bool buddy_ok,
 			const struct btf *vmlinux)
 {
 	struct trace_bpf *s = t->skel;
-	bool commit = mode != PCPT_FN_NONE &&
-		      fn_exists(fn_probes[FN_COMMIT].fn, mode, vmlinux);
-	bool buddy = buddy_ok && commit &&
-		     fn_exists(fn_probes[FN_BUDDY].fn, mode, vmlinux);
+	int ids[NR_FN_PROBES], err = 0;
+	bool commit, buddy;
 	size_t i;
-	int err = 0;
 
+	for (i = 0; i < NR_FN_PROBES; i++)
+		ids[i] = fn_probe_id(fn_probes[i].fn, mode, vmlinux);
+	commit = ids[FN_COMMIT] > 0;
+	buddy = buddy_ok && commit && ids[FN_BUDDY] > 0;
 	bpf_program__set_autoload(s->progs.tt_alloc, !raw_tp);
 	bpf_program__set_autoload(s->progs.tt_free, !raw_tp && !buddy);
 	bpf_program__set_autoload(s->progs.rtt_alloc, raw_tp);
@@ -176,22 +172,21 @@ static int set_autoload(struct trace *t, bool raw_tp, int mode, bool buddy_ok,
 	t->hooks = PCPT_HOOK_ALLOC_FREE | (uint32_t)mode << PCPT_HOOK_FN_SHIFT;
 	for (i = 0; i < NR_FN_PROBES; i++) {
 		const struct fn_probe *p = &fn_probes[i];
-		bool on = mode != PCPT_FN_NONE &&
-			  (i == FN_BUDDY ? buddy :
-					   fn_exists(p->fn, mode, vmlinux));
+		bool on = i == FN_BUDDY ? buddy : ids[i] > 0;
 		bool fentry = on && mode == PCPT_FN_FENTRY;
 
 		bpf_program__set_autoload(prog_at(s, p->fentry), fentry);
 		bpf_program__set_autoload(prog_at(s, p->kprobe),
 					  on && mode == PCPT_FN_KPROBE);
 		if (fentry && !err)
-			err = fentry_target(prog_at(s, p->fentry), p->fn,
-					    vmlinux);
+			err = fentry_load_target(prog_at(s, p->fentry), p->fn,
+						 (uint32_t)ids[i]);
 		if (p->fexit) {
 			bpf_program__set_autoload(prog_at(s, p->fexit), fentry);
 			if (fentry && !err)
-				err = fentry_target(prog_at(s, p->fexit), p->fn,
-						    vmlinux);
+				err = fentry_load_target(prog_at(s, p->fexit),
+							 p->fn,
+							 (uint32_t)ids[i]);
 		}
 		if (p->kretprobe)
 			bpf_program__set_autoload(prog_at(s, p->kretprobe),
