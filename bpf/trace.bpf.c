@@ -26,9 +26,9 @@
  *     EINVAL, fentry EBUSY in the amd64 6.12 guest), and
  *     alloc_pages_bulk_noprof() traces nothing of its pages.
  * (3) Only beside the commit, and then in place of mm_page_free: the
- *     commit and free_one_page() see every free between them, and
- *     mm_page_free's dispatch on each pcp free, to return at once, was
- *     a third of what a free event cost (docs/PERFORMANCE.md, "Runs").
+ *     commit and free_one_page() see every free between them, where
+ *     mm_page_free's program ran on each pcp free only to return
+ *     (docs/PERFORMANCE.md, "fentry and tp_btf for the trace").
  *
  * Each tracepoint program comes with its raw_tp twin ("r" + name,
  * rawtp.bpf.h). A CPU's allocations and frees go out as runs of events
