@@ -279,7 +279,7 @@ int trace_open(struct trace **out, const struct trace_opts *o,
 	};
 	bool has_btf = kernel_btf();
 	struct trace *t;
-	int err = -ENOENT, first_err = 0;
+	int err = -ENOENT;
 	size_t i;
 
 	*out = NULL;
@@ -312,8 +312,6 @@ int trace_open(struct trace **out, const struct trace_opts *o,
 		}
 		if (!err)
 			break;
-		if (!first_err)
-			first_err = err;
 		if (o->verbose)
 			fprintf(stderr, "pcptop: --trace: %s%s refused (%s)\n",
 				what[mode],
