@@ -11,11 +11,15 @@
  * tf_decay, tk_decay      decay_pcp_high                SNAPSHOT + DECAY (1)
  * tf_dead, tk_dead        page_alloc_cpu_dead           CPU_DEAD   (1)
  * tf_online, tk_online    page_alloc_cpu_online         CPU_ONLINE (1)
- * tf_commit, tk_commit    free_unref_page_commit        FREE, pcp path (1)(2)
+ * tf_commit, tk_commit    free_unref_page_commit *      FREE, pcp path (1)(2)
  * tf_buddy, tk_buddy      free_one_page                 FREE, buddy path (1)(3)
  *
  * (1) fentry, else kprobe, else not traced (this machine refuses both):
  *     the recorder's /proc/zoneinfo reads stand in for the pageset state.
+ *  *  free_frozen_page_commit() after 6.12 (src/core/kernel_quirks.h,
+ *     QUIRK_COMMIT_FNS), the same first five arguments: the loader
+ *     points fentry (fentry_load_target) and the kprobe at the name this
+ *     kernel has (src/kernel/trace.c).
  * (2) Where it attaches (fn_commit), mm_page_free gives only the orders
  *     the pcp lists never hold: the function sees each pcp free under
  *     the pcp lock with the list's migratetype, which mm_page_free does
@@ -383,21 +387,27 @@ static __always_inline int on_decay(struct zone *zone,
 	return 0;
 }
 
+/*
+ * The reservation is submitted straight after its test: with the map
+ * update between them, 6.1's verifier tested the record again, took it
+ * for NULL there and refused the program ("Unreleased reference"), and
+ * with it every function probe of the trace (arm64 and amd64 6.1).
+ */
 static __always_inline int on_hotplug(int type, unsigned int cpu)
 {
 	struct pcptrace_event *e;
 	__u32 k = 0, *dead;
 
 	run_break(cpu);
-	e = reserve(sizeof(*e), type, cpu);
-
 	if (type == PCPT_CPU_DEAD) {
 		dead = bpf_map_lookup_elem(&in_cpu_dead, &k);
 		if (dead)
 			*dead = cpu + 1;
 	}
-	if (e)
-		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	e = reserve(sizeof(*e), type, cpu);
+	if (!e)
+		return 0;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	return 0;
 }
 
@@ -600,9 +610,9 @@ int BPF_KPROBE(tk_commit, struct zone *zone, struct per_cpu_pages *pcp,
 
 /*
  * free_one_page(zone, page, pfn, order, ...): order is the fourth argument
- * from 6.1 to 6.14 (6.10 dropped the migratetype after it, 6.15 renamed
- * the commit this goes beside); a buddy free's migratetype is not the
- * model's concern (pcpmodel_replay.c alloc_or_free())
+ * from 6.1 on (6.10 dropped the migratetype after it; 6.18's BTF has
+ * (zone, page, pfn, order, fpi_flags)); a buddy free's migratetype is not
+ * the model's concern (pcpmodel_replay.c alloc_or_free())
  */
 SEC("pcptop.fentry/free_one_page")
 int BPF_PROG(tf_buddy, struct zone *zone, struct page *page, unsigned long pfn,

@@ -28,11 +28,14 @@
 #include "fentry_load.h"
 #include "kallsyms.h"
 #include "kernel_facts.h"
+#include "kernel_quirks.h"
 #include "pcptrace.h"
 #include "trace.h"
 #include "trace.skel.h"
 
 #define KALLSYMS_PATH "/proc/kallsyms"
+/* fn_probes' entries, at most */
+#define FN_PROBES_MAX 8
 
 struct trace {
 	struct trace_bpf *skel;
@@ -44,11 +47,18 @@ struct trace {
 	uint32_t rb_bytes;
 	int nr_cpus;
 	bool buddy; /* the last load asked for free_one_page()'s probe */
+	/* each function probe's name in this kernel, NULL where absent */
+	const char *fn[FN_PROBES_MAX];
 };
 
-/* a function probe: its programs by mode, and the hook bit it gives */
+#define FN_NAMES_MAX 3
+
+/*
+ * a function probe: the function's names, newest first (the first this
+ * kernel has is probed), its programs by mode, and the hook bit it gives
+ */
 struct fn_probe {
-	const char *fn;
+	const char *fns[FN_NAMES_MAX];
 	uint32_t hook;
 	size_t fentry, fexit, kprobe,
 		kretprobe; /* skel->progs offsets, 0 none */
@@ -57,20 +67,34 @@ struct fn_probe {
 #define PROG(name) (offsetof(struct trace_bpf, progs.name) + 1)
 
 static const struct fn_probe fn_probes[] = {
-	{ "drain_pages_zone", PCPT_HOOK_DRAIN, PROG(tf_drain), 0,
-	  PROG(tk_drain), 0 },
-	{ "decay_pcp_high", PCPT_HOOK_DECAY, PROG(tf_decay), 0, PROG(tk_decay),
-	  0 },
-	{ "page_alloc_cpu_dead", PCPT_HOOK_HOTPLUG, PROG(tf_dead),
-	  PROG(tx_dead), PROG(tk_dead), PROG(tr_dead) },
-	{ "page_alloc_cpu_online", PCPT_HOOK_HOTPLUG, PROG(tf_online), 0,
-	  PROG(tk_online), 0 },
-	/* 6.7..6.14 (6.15 renamed it free_frozen_page_commit()) */
-	{ "free_unref_page_commit", PCPT_HOOK_COMMIT, PROG(tf_commit), 0,
-	  PROG(tk_commit), 0 },
+	{ .fns = { "drain_pages_zone" },
+	  .hook = PCPT_HOOK_DRAIN,
+	  .fentry = PROG(tf_drain),
+	  .kprobe = PROG(tk_drain) },
+	{ .fns = { "decay_pcp_high" },
+	  .hook = PCPT_HOOK_DECAY,
+	  .fentry = PROG(tf_decay),
+	  .kprobe = PROG(tk_decay) },
+	{ .fns = { "page_alloc_cpu_dead" },
+	  .hook = PCPT_HOOK_HOTPLUG,
+	  .fentry = PROG(tf_dead),
+	  .fexit = PROG(tx_dead),
+	  .kprobe = PROG(tk_dead),
+	  .kretprobe = PROG(tr_dead) },
+	{ .fns = { "page_alloc_cpu_online" },
+	  .hook = PCPT_HOOK_HOTPLUG,
+	  .fentry = PROG(tf_online),
+	  .kprobe = PROG(tk_online) },
+	/* renamed after 6.12; the arguments the program reads kept */
+	{ .fns = QUIRK_COMMIT_FNS,
+	  .hook = PCPT_HOOK_COMMIT,
+	  .fentry = PROG(tf_commit),
+	  .kprobe = PROG(tk_commit) },
 	/* only beside the commit, in place of mm_page_free */
-	{ "free_one_page", PCPT_HOOK_BUDDY, PROG(tf_buddy), 0, PROG(tk_buddy),
-	  0 },
+	{ .fns = { "free_one_page" },
+	  .hook = PCPT_HOOK_BUDDY,
+	  .fentry = PROG(tf_buddy),
+	  .kprobe = PROG(tk_buddy) },
 };
 
 /* fn_probes' index of the commit: tt_free leaves the pcp orders to it */
@@ -79,6 +103,7 @@ static const struct fn_probe fn_probes[] = {
 #define FN_BUDDY 5
 
 #define NR_FN_PROBES (sizeof(fn_probes) / sizeof(fn_probes[0]))
+_Static_assert(NR_FN_PROBES <= FN_PROBES_MAX, "struct trace's fn[] is short");
 
 static struct bpf_program *prog_at(struct trace_bpf *s, size_t off)
 {
@@ -102,7 +127,7 @@ static int on_record(void *ctx, void *data, size_t len)
  * Whether fn can be probed in mode, > 0 when it can: for fentry its id in
  * the kernel's BTF (vmlinux, parsed once a load by the caller), its
  * programs' target; for kprobes 1 when kallsyms has it. Each is a walk of
- * a large table: once a probe and a load.
+ * a large table: once a name and a load.
  */
 static int fn_probe_id(const char *fn, int mode, const struct btf *vmlinux)
 {
@@ -115,6 +140,23 @@ static int fn_probe_id(const char *fn, int mode, const struct btf *vmlinux)
 	if (mode == PCPT_FN_KPROBE)
 		return kallsyms_lookup(KALLSYMS_PATH, fn, &addr) == 0;
 	return 0;
+}
+
+/* p's first name this kernel has, into *fn (NULL: none); its id as above */
+static int fn_probe_find(const struct fn_probe *p, int mode,
+			 const struct btf *vmlinux, const char **fn)
+{
+	int i, id = 0;
+
+	*fn = NULL;
+	for (i = 0; i < FN_NAMES_MAX && p->fns[i]; i++) {
+		id = fn_probe_id(p->fns[i], mode, vmlinux);
+		if (id > 0) {
+			*fn = p->fns[i];
+			return id;
+		}
+	}
+	return id;
 }
 
 static uint32_t ringbuf_bytes(const struct trace_opts *o)
@@ -162,7 +204,7 @@ static int set_autoload(struct trace *t, bool raw_tp, int mode, bool buddy_ok,
 	size_t i;
 
 	for (i = 0; i < NR_FN_PROBES; i++)
-		ids[i] = fn_probe_id(fn_probes[i].fn, mode, vmlinux);
+		ids[i] = fn_probe_find(&fn_probes[i], mode, vmlinux, &t->fn[i]);
 	commit = ids[FN_COMMIT] > 0;
 	buddy = buddy_ok && commit && ids[FN_BUDDY] > 0;
 	bpf_program__set_autoload(s->progs.tt_alloc, !raw_tp);
@@ -174,23 +216,30 @@ static int set_autoload(struct trace *t, bool raw_tp, int mode, bool buddy_ok,
 		const struct fn_probe *p = &fn_probes[i];
 		bool on = i == FN_BUDDY ? buddy : ids[i] > 0;
 		bool fentry = on && mode == PCPT_FN_FENTRY;
+		bool kprobe = on && mode == PCPT_FN_KPROBE;
 
+		if (!on)
+			t->fn[i] = NULL;
 		bpf_program__set_autoload(prog_at(s, p->fentry), fentry);
-		bpf_program__set_autoload(prog_at(s, p->kprobe),
-					  on && mode == PCPT_FN_KPROBE);
+		bpf_program__set_autoload(prog_at(s, p->kprobe), kprobe);
+		/* at this kernel's name, not the section's (attach_kprobes) */
+		bpf_program__set_autoattach(prog_at(s, p->kprobe), false);
 		if (fentry && !err)
-			err = fentry_load_target(prog_at(s, p->fentry), p->fn,
-						 (uint32_t)ids[i]);
+			err = fentry_load_target(prog_at(s, p->fentry),
+						 t->fn[i], (uint32_t)ids[i]);
 		if (p->fexit) {
 			bpf_program__set_autoload(prog_at(s, p->fexit), fentry);
 			if (fentry && !err)
 				err = fentry_load_target(prog_at(s, p->fexit),
-							 p->fn,
+							 t->fn[i],
 							 (uint32_t)ids[i]);
 		}
-		if (p->kretprobe)
+		if (p->kretprobe) {
 			bpf_program__set_autoload(prog_at(s, p->kretprobe),
-						  on && mode == PCPT_FN_KPROBE);
+						  kprobe);
+			bpf_program__set_autoattach(prog_at(s, p->kretprobe),
+						    false);
+		}
 		if (on)
 			t->hooks |= p->hook;
 	}
@@ -198,6 +247,65 @@ static int set_autoload(struct trace *t, bool raw_tp, int mode, bool buddy_ok,
 	s->rodata->fn_commit = commit;
 	s->rodata->tp_direct = !raw_tp;
 	s->rodata->runs = !runs_off();
+	return err;
+}
+
+/*
+ * the skeleton's link slot of prog, so that the skeleton's detach and
+ * destroy take down what is attached by hand as well; NULL if none
+ */
+static struct bpf_link **skel_link_of(struct trace_bpf *s,
+				      const struct bpf_program *prog)
+{
+	const struct bpf_object_skeleton *sk = s->skeleton;
+	int i;
+
+	for (i = 0; i < sk->prog_cnt; i++) {
+		const struct bpf_prog_skeleton *ps =
+			(const void *)((const char *)sk->progs +
+				       (size_t)i * sk->prog_skel_sz);
+
+		if (*ps->prog == prog)
+			return ps->link;
+	}
+	return NULL;
+}
+
+static int attach_kprobe_at(struct trace_bpf *s, size_t off, bool ret,
+			    const char *fn)
+{
+	struct bpf_program *prog = prog_at(s, off);
+	struct bpf_link **slot;
+
+	if (!prog || !bpf_program__autoload(prog))
+		return 0;
+	slot = skel_link_of(s, prog);
+	if (!slot)
+		return -ENOENT;
+	*slot = bpf_program__attach_kprobe(prog, ret, fn);
+	return *slot ? 0 : -errno;
+}
+
+/*
+ * The kprobes at the names this kernel gives their functions (the
+ * commit's changed after 6.12), a probe's entry before its exit; 0 or
+ * -errno
+ */
+static int attach_kprobes(struct trace *t)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < NR_FN_PROBES && !err; i++) {
+		const struct fn_probe *p = &fn_probes[i];
+
+		if (!t->fn[i])
+			continue;
+		err = attach_kprobe_at(t->skel, p->kprobe, false, t->fn[i]);
+		if (!err && p->kretprobe)
+			err = attach_kprobe_at(t->skel, p->kretprobe, true,
+					       t->fn[i]);
+	}
 	return err;
 }
 
@@ -243,11 +351,13 @@ static int load_mode(struct trace *t, const struct trace_opts *o, int mode,
 	if (err)
 		goto fail;
 	/*
-	 * Entries and exits in the skeleton's order: only page_alloc_cpu_dead
-	 * has an exit, and a CPU going down in that window would mark the
+	 * Entries before exits (fentry's in the skeleton's order, kprobes'
+	 * in fn_probes'): only page_alloc_cpu_dead has an exit, and a CPU going down in that window would mark the
 	 * next drains on its controlling CPU as CPU_DEAD's.
 	 */
 	err = trace_bpf__attach(t->skel);
+	if (!err)
+		err = attach_kprobes(t);
 	if (!err)
 		return 0;
 fail:
