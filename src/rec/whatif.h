@@ -59,6 +59,11 @@ struct whatif_col {
 	struct figures fig;
 	/* by fig_table index: the figures this column has */
 	bool fig_on[FIGTAB_MAX];
+	/*
+	 * and those whose events (calls) the recording estimated: a stand-in
+	 * tracepoint's per-page events grouped into calls (fig_events_estimated)
+	 */
+	bool fig_estimated[FIGTAB_MAX];
 	struct whatif_extra x;
 };
 
@@ -171,6 +176,11 @@ enum whatif_check_kind {
 	CHECK_HIST, /* pred: % of calls more than one bucket off */
 	CHECK_EXACT,
 	CHECK_ZERO, /* pred must be 0 */
+	/*
+	 * compared with an estimate (whatif_col.fig_estimated): shown, not
+	 * held; ok
+	 */
+	CHECK_NOT_HELD,
 };
 
 struct whatif_check {

@@ -67,24 +67,36 @@ static struct whatif_check *add(struct whatif_check *c, int *nr,
 	case CHECK_ZERO:
 		k->ok = pred == 0;
 		break;
+	case CHECK_NOT_HELD:
+		k->ok = true;
+		break;
 	}
 	return k;
 }
 
+/*
+ * Calls and their size histogram are held to the recording only where it
+ * counted them: a stand-in tracepoint's calls (refill on kernels that
+ * inline rmqueue_bulk(), 6.12 on) are its runs of per-page events, an
+ * estimate the replay's exact calls need not meet (Debian 7.3, one CPU:
+ * 10 refills of 8190 pages replayed, 61 estimated). Its pages are exact.
+ */
 static void batch_checks(const struct whatif_col *p, const struct whatif_col *m,
 			 const char *key, struct whatif_check *c, int *nr)
 {
 	const struct fig_desc *d = fig_find(key);
+	bool est = m->fig_estimated[fig_index(d)];
 	char what[64];
 
 	snprintf(what, sizeof(what), "%s.%s", key, d->events_key);
-	add(c, nr, what, CHECK_WITHIN_PCT, (double)fig_events(d, &p->fig),
-	    (double)fig_events(d, &m->fig), WHATIF_CHECK_COUNT_PCT);
+	add(c, nr, what, est ? CHECK_NOT_HELD : CHECK_WITHIN_PCT,
+	    (double)fig_events(d, &p->fig), (double)fig_events(d, &m->fig),
+	    WHATIF_CHECK_COUNT_PCT);
 	snprintf(what, sizeof(what), "%s.pages", key);
 	add(c, nr, what, CHECK_WITHIN_PCT, (double)fig_pages(d, &p->fig),
 	    (double)fig_pages(d, &m->fig), WHATIF_CHECK_COUNT_PCT);
 	snprintf(what, sizeof(what), "%s.hist", key);
-	add(c, nr, what, CHECK_HIST,
+	add(c, nr, what, est ? CHECK_NOT_HELD : CHECK_HIST,
 	    whatif_hist_off_pct(p->fig.hist[d->hist].slots,
 				m->fig.hist[d->hist].slots),
 	    NAN, WHATIF_CHECK_HIST_OFF_PCT);

@@ -190,8 +190,10 @@ void whatif_measured(const struct rec_summary *s, struct whatif_col *col)
 	int i;
 
 	col->fig = s->total;
-	for (i = 0; i < nr_figs && i < FIGTAB_MAX; i++)
+	for (i = 0; i < nr_figs && i < FIGTAB_MAX; i++) {
 		col->fig_on[i] = facts_fig_shown(&s->h.f, &fig_table[i]);
+		col->fig_estimated[i] = rec_events_estimated(s, &fig_table[i]);
+	}
 	if (shown(s, "bulk_free") && shown(s, "refill")) {
 		col->x.lock_takes = s->total.cnt[CNT_BULK_FREE_CALLS] +
 				    s->total.cnt[CNT_REFILL_CALLS];

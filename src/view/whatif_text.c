@@ -111,7 +111,11 @@ void whatif_check_text(FILE *f, const struct whatif *w,
 	for (i = 0; i < n; i++) {
 		const struct whatif_check *k = &c[i];
 
-		fprintf(f, "%-4s %-22s ", k->ok ? "ok" : "FAIL", k->what);
+		fprintf(f, "%-4s %-22s ",
+			k->kind == CHECK_NOT_HELD ? "--" :
+			k->ok			  ? "ok" :
+						    "FAIL",
+			k->what);
 		switch (k->kind) {
 		case CHECK_WITHIN_PCT:
 			fprintf(f,
@@ -132,6 +136,16 @@ void whatif_check_text(FILE *f, const struct whatif *w,
 			break;
 		case CHECK_ZERO:
 			fprintf(f, "%.0f (must be 0)\n", k->pred);
+			break;
+		case CHECK_NOT_HELD:
+			if (isnan(k->rec))
+				fprintf(f,
+					"%.3f %% of calls more than one log2 bucket from the recording's: not held, its calls are estimated\n",
+					k->pred);
+			else
+				fprintf(f,
+					"replay %.0f, recorded ~%.0f: not held, the recording estimated them (a tracepoint's pages in runs)\n",
+					k->pred, k->rec);
 			break;
 		}
 	}

@@ -286,6 +286,51 @@ static void test_whatif_check_fails(void)
 	tw_free(&x);
 }
 
+/*
+ * refill in tracepoint mode (rmqueue_bulk() inlined, 6.12 on): the
+ * recording's calls are its estimate from runs of per-page events, so
+ * calls and their histogram are shown and not held; pages still are
+ */
+static void test_whatif_check_estimated_calls(void)
+{
+	struct whatif_check c[WHATIF_CHECK_MAX];
+	struct fact_probe *p;
+	bool pass;
+	struct tw x;
+	int n, i;
+
+	REQUIRE(tw_written(&x, PCPM_RULES_7_X, 5, 11) == 0);
+	p = (struct fact_probe *)facts_probe(&x.s.h.f, "refill");
+	REQUIRE(p != NULL);
+	p->mode = MODE_TRACEPOINT;
+	/* 6 times the calls, as Debian 7.3's estimate had it */
+	x.s.total.cnt[CNT_REFILL_CALLS] *= 6;
+	REQUIRE(tw_run(&x, "5") == 0);
+	CHECK_EQ_INT(whatif_check(&x.w, c, &n, &pass), 0);
+	CHECK(pass);
+	for (i = 0; i < n; i++) {
+		if (!strcmp(c[i].what, "refill.calls") ||
+		    !strcmp(c[i].what, "refill.hist"))
+			CHECK_EQ_INT(c[i].kind, CHECK_NOT_HELD);
+		else
+			CHECK(c[i].kind != CHECK_NOT_HELD);
+	}
+	/* the pages are still held */
+	x.s.total.cnt[CNT_REFILL_PAGES] += x.s.total.cnt[CNT_REFILL_PAGES] / 50;
+	REQUIRE(tw_run(&x, "5") == 0);
+	CHECK_EQ_INT(whatif_check(&x.w, c, &n, &pass), 0);
+	CHECK(!pass);
+	CHECK(failed(c, n, "refill.pages"));
+	/* and in fentry mode the same calls fail */
+	p->mode = MODE_FENTRY;
+	x.s.total.cnt[CNT_REFILL_PAGES] = x.kcol.fig.cnt[CNT_REFILL_PAGES];
+	REQUIRE(tw_run(&x, "5") == 0);
+	CHECK_EQ_INT(whatif_check(&x.w, c, &n, &pass), 0);
+	CHECK(failed(c, n, "refill.calls"));
+	CHECK(!failed(c, n, "refill.pages"));
+	tw_free(&x);
+}
+
 /* the quantile pairing of two log2 histograms */
 static void test_whatif_hist_off(void)
 {
@@ -458,6 +503,7 @@ const struct unit_test whatif_tests[] = {
 	TEST(test_whatif_hand_refills),
 	TEST(test_whatif_self_check),
 	TEST(test_whatif_check_fails),
+	TEST(test_whatif_check_estimated_calls),
 	TEST(test_whatif_hist_off),
 	TEST(test_whatif_cost_fit),
 	TEST(test_whatif_cost_fit_bulk_only),
