@@ -237,17 +237,87 @@ check_results() {
 	echo "$ocheck" >"$OUT/$k/oracle"
 	[ $orc -eq 0 ] || fails+=("oracle: $(grep -c ' FAIL' <<<"$ocheck") checks failed (see the oracle lines)")
 
+	local trace_fig=
+	check_trace "$k" "$logf" "${exp_modes[0]}"
+
 	echo "$fh_count" >"$OUT/$k/free_high"
 	local release
 	release=$(tagged "$logf" begin | cut -d' ' -f1)
 	[ -n "$fallback" ] && modes+="; fallback: ${fallback%%:*}"
-	local figures="$release; $modes; bulk_free $bulk pages = tracepoint $xpages, refill $refill, free_high $fh_count (max $fh_max), decay $decay_calls (max $cmax), drain max $dmax, limit $batch<<$scale=$limit$btf_rss; $(tail -n 1 <<<"$ocheck" | sed 's/^oracle [^:]*: //')"
+	local figures="$release; $modes; bulk_free $bulk pages = tracepoint $xpages, refill $refill, free_high $fh_count (max $fh_max), decay $decay_calls (max $cmax), drain max $dmax, limit $batch<<$scale=$limit$btf_rss; $trace_fig; $(tail -n 1 <<<"$ocheck" | sed 's/^oracle [^:]*: //')"
 	if [ ${#fails[@]} -gt 0 ]; then
 		local IFS=';'
 		echo "FAIL (${fails[*]}; $figures)"
 		return 1
 	fi
 	echo "PASS ($figures)"
+}
+
+# record --trace (init.sh's trace phase): its function probes in the mode
+# the main object's bulk_free probe took (fentry, or kprobes where fentry
+# is refused), with the commit and free_one_page() wherever they attach
+# (the commit under either of its names: QUIRK_COMMIT_FNS), nothing lost,
+# and the churn's allocations and frees within the kernel's own counts:
+# at least those of the churn (inner), at most those of the recording
+# (outer). whatif --check replays the trace at this kernel's rules
+# without an error (its figures are held in tests/whatif). Adds to the
+# caller's fails and trace_fig.
+# PCPT_HOOK_* of bpf/pcptrace.h
+TRACE_HOOK_COMMIT=$((0x20))
+TRACE_HOOK_BUDDY=$((0x40))
+# version_ge RELEASE X.Y: whether a release ("6.12.118+deb12-amd64") is X.Y or later
+version_ge() {
+	local a b x y
+	IFS=. read -r a b _ <<<"$1"
+	IFS=. read -r x y <<<"$2"
+	b=${b%%[!0-9]*}
+	[ "${a:-0}" -gt "$x" ] || { [ "${a:-0}" -eq "$x" ] && [ "${b:-0}" -ge "$y" ]; }
+}
+check_trace() { # KERNEL LOGF BULK_FREE_MODE
+	local k=$1 logf=$2 fn_mode rep hooks in_a in_f out_a out_f got lo hi
+	case $3 in
+	fentry) fn_mode=1 ;;
+	kprobe) fn_mode=2 ;;
+	*) fn_mode=0 ;;
+	esac
+	rep=$(tagged "$logf" trace_report)
+	if [ "$(tagged "$logf" trace_rc)" != 0 ] ||
+	   ! jq -e .trace.hooks >/dev/null 2>&1 <<<"$rep"; then
+		fails+=("record --trace: rc $(tagged "$logf" trace_rc): $(tagged "$logf" trace_err | head -n 1)")
+		trace_fig="trace: none"
+		return
+	fi
+	hooks=$(jq .trace.hooks <<<"$rep")
+	[ $((hooks >> 8)) -eq $fn_mode ] ||
+		fails+=("trace: function probes in mode $((hooks >> 8)), expected $fn_mode ($3)")
+	if [ $fn_mode -ne 0 ]; then
+		[ $((hooks & TRACE_HOOK_COMMIT)) -ne 0 ] ||
+			fails+=("trace: the commit function not probed (hooks $(printf 0x%x "$hooks"))")
+		# 6.1 has no free_one_page() to probe: amd64 inlines it (no
+		# BTF func), arm64 has free_one_page.constprop.0, its arguments
+		# not the source's; its buddy frees come from mm_page_free
+		if version_ge "$(tagged "$logf" begin | cut -d' ' -f1)" 6.12; then
+			[ $((hooks & TRACE_HOOK_BUDDY)) -ne 0 ] ||
+				fails+=("trace: free_one_page() not probed (hooks $(printf 0x%x "$hooks"))")
+		elif [ $((hooks & TRACE_HOOK_BUDDY)) -ne 0 ]; then
+			fails+=("trace: free_one_page() probed on 6.1 (hooks $(printf 0x%x "$hooks"))")
+		fi
+	fi
+	[ "$(jq .trace.lost <<<"$rep")" = 0 ] ||
+		fails+=("trace: $(jq .trace.lost <<<"$rep") events lost")
+	read -r in_a in_f out_a out_f <<<"$(tagged "$logf" trace_hits)"
+	trace_fig="trace hooks $(printf 0x%x "$hooks")"
+	for got in alloc free; do
+		if [ $got = alloc ]; then lo=$in_a hi=$out_a; else lo=$in_f hi=$out_f; fi
+		got=$(jq ".trace.events.$got" <<<"$rep")
+		trace_fig+=" $lo<=$got<=$hi"
+		if ! [[ "$lo" =~ ^[0-9]+$ && "$hi" =~ ^[0-9]+$ ]] ||
+		   [ "$lo" -eq 0 ] || [ "$got" -lt "$lo" ] || [ "$got" -gt "$hi" ]; then
+			fails+=("trace: events $got outside the kernel's ${lo:-none}..${hi:-none}")
+		fi
+	done
+	[ "$(tagged "$logf" trace_whatif_rc)" -le 1 ] 2>/dev/null ||
+		fails+=("trace: whatif --check exit $(tagged "$logf" trace_whatif_rc): $(tagged "$logf" trace_whatif_err | head -n 1)")
 }
 
 # The BTF cache on a board (init.sh's btf_cache_checks): the first start

@@ -17,3 +17,23 @@ hwm_until_exit() {
 	wait "$pid"
 	echo "$? $hwm"
 }
+
+# The kernel's own count of kmem:mm_page_alloc and mm_page_free: a hist
+# trigger's hits. Two triggers on one event must differ in their keys,
+# and the hist file shows both, each with its totals. Written with >>: a
+# write that truncates the trigger file clears the event's other triggers.
+HIST_EV=/sys/kernel/tracing/events/kmem
+# an allocation that failed is traced with pfn -1 and no page, which
+# pcptop's trace leaves out (it took nothing from the lists)
+HIST_NOFAIL="pfn != 18446744073709551615"
+
+hist_on() { # EVENT KEY [FILTER]
+	echo "hist:keys=$2${3:+ if $3}" >>"$HIST_EV/$1/trigger" 2>/dev/null
+}
+
+hist_hits() { # EVENT KEY [FILTER]: its trigger's hits, then it goes
+	# the info line may name cpu common_cpu, and 7.3 common_cpucpu
+	awk -v k="keys=[a-z_]*$2[:.]" '/^# trigger info:/ { on = $0 ~ k }
+		on && $1 == "Hits:" { print $2; exit }' "$HIST_EV/$1/hist" 2>/dev/null
+	echo "!hist:keys=$2${3:+ if $3}" >>"$HIST_EV/$1/trigger" 2>/dev/null
+}

@@ -245,6 +245,33 @@ say stat_err </tmp/stat.err
 phase oracle
 ORACLE_STALLS=$(arg stalls 1) sh /bin/oracle-guest.sh run --cross-check --latency
 
+# record --trace on this kernel, beside the kernel's own count of the same
+# allocations and frees: hist triggers around the churn alone (inner,
+# keyed by order) and around the whole recording (outer, by CPU). Every
+# allocation and free of the churn must be in the trace, whichever hook
+# gave it, and the trace holds no more than the recording saw (the host
+# checks both, and which hooks this kernel's trace attached)
+phase trace
+cat >/tmp/trace-load.sh <<'EOT'
+. /bin/vmtest-lib.sh
+hist_on mm_page_alloc order "$HIST_NOFAIL"
+hist_on mm_page_free order
+churn -m 32 -n 2 >/dev/null 2>&1
+echo "$(hist_hits mm_page_alloc order "$HIST_NOFAIL") $(hist_hits mm_page_free order)" >/tmp/trace-inner
+EOT
+hist_on mm_page_alloc cpu "$HIST_NOFAIL"
+hist_on mm_page_free cpu
+pcptop record -q --trace -o /tmp/trace.data -- sh /tmp/trace-load.sh 2>/tmp/trace.err
+echo "VMTEST:trace_rc:$?"
+echo "VMTEST:trace_hits:$(cat /tmp/trace-inner 2>/dev/null) $(hist_hits mm_page_alloc cpu "$HIST_NOFAIL") $(hist_hits mm_page_free cpu)"
+say trace_err </tmp/trace.err
+pcptop report --json /tmp/trace.data 2>/dev/null | say trace_report
+pcptop whatif /tmp/trace.data --check >/tmp/whatif.out 2>/tmp/whatif.err
+echo "VMTEST:trace_whatif_rc:$?"
+say trace_whatif </tmp/whatif.out
+say trace_whatif_err </tmp/whatif.err
+rm -f /tmp/trace.data
+
 # the boards of the matrix (smp 1, VMTEST_BOARDS in run.sh) also check what a board needs
 if [ "$(arg board 0)" = 1 ]; then
 	board_checks

@@ -41,6 +41,7 @@ for f in pcptop churn tcpstream pipes; do
 	cp "$BIN/$f" "$stage/bin/"
 done
 cp "$here/guest.sh" "$stage/init"
+cp "$root/tests/vm/guest-lib.sh" "$stage/bin/vmtest-lib.sh"
 chmod 755 "$stage/init" "$stage/bin/"*
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
 	gzip -1 >"$out/initrd.cpio.gz" || exit 1

@@ -31,20 +31,9 @@ export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 # whichever hook gave it (mm_page_alloc; the commit and free_one_page()
 # for frees in fentry mode), and the trace holds no more than the
 # recording saw.
-EV=/sys/kernel/tracing/events/kmem
-# an allocation that failed is traced with pfn -1 and no page, which
-# the trace leaves out (it took nothing from the lists)
-NOFAIL="pfn != 18446744073709551615"
-# appended: a write that truncates the file clears the event's triggers
-hist_on() { # EVENT KEY [FILTER]
-	echo "hist:keys=$2${3:+ if $3}" >>"$EV/$1/trigger" 2>/dev/null
-}
-hist_hits() { # EVENT KEY [FILTER]: its trigger's hits, then it goes
-	# the info line may name cpu common_cpu
-	awk -v k="keys=(common_)?$2[:.]" '/^# trigger info:/ { on = $0 ~ k }
-		on && $1 == "Hits:" { print $2; exit }' "$EV/$1/hist" 2>/dev/null
-	echo "!hist:keys=$2${3:+ if $3}" >>"$EV/$1/trigger" 2>/dev/null
-}
+# hist_on, hist_hits and HIST_NOFAIL (tests/vm/guest-lib.sh)
+. /bin/vmtest-lib.sh
+NOFAIL=$HIST_NOFAIL
 
 if [ "${1:-}" = load ]; then
 	hist_on mm_page_alloc order "$NOFAIL"

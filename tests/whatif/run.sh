@@ -238,6 +238,9 @@ for s in "${scales[@]}"; do
 			self_rest[$what]=$rest
 			whats+=("$what")
 			;;
+		# compared with the recording's estimate: shown, neither
+		# counted nor a calls precondition of a pages miss below
+		--) echo "whatif s$s self $what: $rest" ;;
 		esac
 	done <"$d/check.host"
 	for what in "${whats[@]}"; do
