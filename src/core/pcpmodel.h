@@ -452,6 +452,12 @@ int pcpmodel_unknown_pages(const struct pcpmodel *m, unsigned int cpu,
 int pcpmodel_set_zone(struct pcpmodel *m, unsigned int zone,
 		      const struct pcpmodel_zone_state *st);
 const struct pcpmodel_result *pcpmodel_result(const struct pcpmodel *m);
+/*
+ * Counting starts again here, the pagesets kept: events applied before
+ * set state only (a recording's figures start at its first snapshot,
+ * its trace earlier). The series is not restarted.
+ */
+void pcpmodel_restart_count(struct pcpmodel *m);
 const struct pcpmodel_config *pcpmodel_config(const struct pcpmodel *m);
 
 /*

@@ -77,6 +77,16 @@ const struct pcpmodel_result *pcpmodel_result(const struct pcpmodel *m)
 	return &m->res;
 }
 
+void pcpmodel_restart_count(struct pcpmodel *m)
+{
+	size_t len = m->res.series_len;
+	uint64_t dropped = m->res.series_dropped;
+
+	memset(&m->res, 0, sizeof(m->res));
+	m->res.series_len = len;
+	m->res.series_dropped = dropped;
+}
+
 const struct pcpmodel_config *pcpmodel_config(const struct pcpmodel *m)
 {
 	return &m->cfg;

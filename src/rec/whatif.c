@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "units.h"
 #include "whatif.h"
 
 static int parse_one(const char **p, int *v)
@@ -152,6 +153,12 @@ void whatif_figures(const struct pcpmodel_rules *rules,
 	c->x.events_unseeded = r->events_unseeded;
 }
 
+/* whether the replay takes event ev: those up to the recording's end */
+static bool in_replay(const struct whatif *w, const struct pcpmodel_event *ev)
+{
+	return !w->end_ns || ev->time_ns <= w->end_ns;
+}
+
 static uint64_t bin_end(const struct whatif *w, int b)
 {
 	return w->trace->first_ns + (uint64_t)(b + 1) * w->bin_ns;
@@ -192,6 +199,7 @@ static int replay_one(struct whatif *w, int scale, struct whatif_col *c)
 	const struct pcpmodel_stream *s = &t->stream;
 	struct pcpmodel_config cfg = { 0 };
 	struct pcpmodel *m;
+	bool counting = false;
 	size_t i;
 	int err, b = 0;
 
@@ -203,14 +211,22 @@ static int replay_one(struct whatif *w, int scale, struct whatif_col *c)
 	err = pcpmodel_new(&cfg, &m);
 	if (err)
 		return err;
-	for (i = 0; i < s->nr_events; i++) {
+	for (i = 0; i < s->nr_events && in_replay(w, &s->events[i]); i++) {
 		while (b < WHATIF_SERIES_BINS &&
 		       s->events[i].time_ns >= bin_end(w, b))
 			c->x.parked[b++] = model_parked(m, &cfg);
+		if (w->start_ns && !counting &&
+		    s->events[i].time_ns >= w->start_ns) {
+			pcpmodel_restart_count(m);
+			counting = true;
+		}
 		pcpmodel_apply(m, &s->events[i], s);
 	}
 	while (b < WHATIF_SERIES_BINS)
 		c->x.parked[b++] = model_parked(m, &cfg);
+	/* every event before the start: nothing the recording counted */
+	if (w->start_ns && !counting)
+		pcpmodel_restart_count(m);
 	parked_stats(&c->x);
 	c->scale = scale;
 	whatif_figures(&w->rules, pcpmodel_result(m), c);
@@ -231,7 +247,7 @@ static int recorded_parked(struct whatif *w, struct whatif_extra *x)
 
 	if (!last)
 		return -ENOMEM;
-	for (i = 0; i < s->nr_events; i++) {
+	for (i = 0; i < s->nr_events && in_replay(w, &s->events[i]); i++) {
 		const struct pcpmodel_event *ev = &s->events[i];
 		size_t k = (size_t)ev->cpu * t->meta.nr_zones + ev->zone;
 
@@ -287,11 +303,34 @@ static int pick_rules(struct whatif *w, const struct rec_trace *t,
 	return 0;
 }
 
+/*
+ * the recording's start and its last interval's end on the trace's
+ * clock, if it has them: the window its figures cover
+ */
+static void set_window(struct whatif *w, const struct rec_trace *t,
+		       const struct rec_summary *s)
+{
+	size_t i;
+
+	if (!s || s->nr_points <= 0 || !t->t0_ns ||
+	    s->points[s->nr_points - 1].t <= 0)
+		return;
+	w->start_ns = t->t0_ns;
+	w->end_ns = t->t0_ns +
+		    (uint64_t)(s->points[s->nr_points - 1].t * NSEC_PER_SEC);
+	for (i = 0; i < t->stream.nr_events; i++) {
+		if (!in_replay(w, &t->stream.events[i]))
+			w->events_after_end++;
+		else if (t->stream.events[i].time_ns < w->start_ns)
+			w->events_before_start++;
+	}
+}
+
 int whatif_run(struct whatif *w, const char *path, const struct rec_trace *t,
 	       const struct rec_summary *s, const struct whatif_opts *o,
 	       char *msg, size_t len)
 {
-	uint64_t span;
+	uint64_t span, last;
 	int sc, err;
 
 	memset(w, 0, sizeof(*w));
@@ -305,10 +344,11 @@ int whatif_run(struct whatif *w, const char *path, const struct rec_trace *t,
 		err = pick_rules(w, t, o, msg, len);
 	if (err)
 		return err;
-	span = t->last_ns > t->first_ns ? t->last_ns - t->first_ns : 0;
+	set_window(w, t, s);
+	last = w->end_ns && w->end_ns < t->last_ns ? w->end_ns : t->last_ns;
+	span = last > t->first_ns ? last - t->first_ns : 0;
 	w->bin_ns = span / WHATIF_SERIES_BINS + 1;
-	w->lost_in_window =
-		rec_trace_lost_between(t, t->first_ns, t->last_ns + 1);
+	w->lost_in_window = rec_trace_lost_between(t, t->first_ns, last + 1);
 	whatif_fit_costs(w, s);
 	w->cols = calloc(WHATIF_MAX_COLS, sizeof(*w->cols));
 	if (!w->cols)

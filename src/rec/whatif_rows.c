@@ -173,6 +173,15 @@ void whatif_window_line(char *buf, size_t len, const struct whatif *w)
 		     t->stream.nr_events, secs);
 	if (n < 0 || (size_t)n >= len)
 		return;
+	if (w->events_before_start || w->events_after_end) {
+		n += snprintf(
+			buf + n, len - n,
+			"%llu before the recording's start replayed for state only, %llu after its last interval left out; ",
+			(unsigned long long)w->events_before_start,
+			(unsigned long long)w->events_after_end);
+		if ((size_t)n >= len)
+			return;
+	}
 	if (!t->lost_events)
 		snprintf(buf + n, len - n, "no events lost");
 	else

@@ -121,6 +121,15 @@ void whatif_json(FILE *f, const struct whatif *w)
 	json_u64(&j, "lost_events", t->lost_events);
 	json_u64(&j, "loss_stretches", t->nr_losses);
 	json_u64(&j, "lost_in_window", w->lost_in_window);
+	if (w->end_ns) {
+		json_u64(&j, "replay_start_ns", w->start_ns);
+		json_u64(&j, "replay_end_ns", w->end_ns);
+	} else {
+		json_null(&j, "replay_start_ns");
+		json_null(&j, "replay_end_ns");
+	}
+	json_u64(&j, "events_before_start", w->events_before_start);
+	json_u64(&j, "events_after_end", w->events_after_end);
 	json_obj_end(&j);
 	json_obj_begin(&j, "fits");
 	fit_obj(&j, "lock_hold_ns", &w->hold);

@@ -57,6 +57,8 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < NR_PCPM_EV; i++)
 		printf("%s %" PRIu64 "\n", type_name[i], n[i]);
+	/* the recording's start, its intervals' 0, for a window */
+	printf("t0_ns %" PRIu64 "\n", t.t0_ns);
 	for (z = 0; z <= PCPTOP_MAX_ZONES; z++) {
 		const char *name = z < PCPTOP_MAX_ZONES &&
 						   t.meta.zone_name[z][0] ?

@@ -17,6 +17,7 @@
 #include "synth.h"
 #include "test_whatif.h"
 #include "unit.h"
+#include "units.h"
 
 #define NR_CPUS 2
 #define NR_ZONES 2
@@ -331,6 +332,60 @@ static void test_whatif_check_estimated_calls(void)
 	tw_free(&x);
 }
 
+/* points the synthetic recording's last interval's end at end_ns */
+static void tw_window(struct tw *x, uint64_t t0_ns, uint64_t end_ns)
+{
+	x->t.t0_ns = t0_ns;
+	x->s.points[x->s.nr_points - 1].t = (double)(end_ns - t0_ns) / 1e9;
+}
+
+/*
+ * The replay counts what the recording's intervals cover: events before
+ * its start set state only, events after its last interval are left out
+ */
+static void test_whatif_window(void)
+{
+	uint64_t full[NR_PCPTOP_COUNTERS], mid, after = 0;
+	const struct pcpmodel_stream *st;
+	struct tw x;
+	size_t i;
+	int k;
+
+	REQUIRE(tw_written(&x, PCPM_RULES_6_12, 5, 13) == 0);
+	st = &x.t.stream;
+	/* a recording's clock is CLOCK_MONOTONIC, never 0 (0: no start) */
+	for (i = 0; i < st->nr_events; i++)
+		x.synth.events[i].time_ns += NSEC_PER_SEC;
+	x.t.first_ns += NSEC_PER_SEC;
+	x.t.last_ns += NSEC_PER_SEC;
+	REQUIRE(tw_run(&x, "5") == 0);
+	CHECK_EQ_U64(x.w.start_ns, 0); /* no t0: the whole trace */
+	memcpy(full, x.w.cols[0].fig.cnt, sizeof(full));
+	/* a window around every event: the same figures */
+	tw_window(&x, x.t.first_ns, x.t.last_ns + 1000);
+	REQUIRE(tw_run(&x, "5") == 0);
+	CHECK_EQ_U64(x.w.events_before_start, 0);
+	CHECK_EQ_U64(x.w.events_after_end, 0);
+	CHECK(!memcmp(full, x.w.cols[0].fig.cnt, sizeof(full)));
+	/* ending halfway: what comes after is left out and counted */
+	mid = st->events[st->nr_events / 2].time_ns;
+	for (i = 0; i < st->nr_events; i++)
+		after += st->events[i].time_ns > mid + 1000;
+	REQUIRE(after > 0);
+	tw_window(&x, x.t.first_ns, mid + 1000);
+	REQUIRE(tw_run(&x, "5") == 0);
+	CHECK_EQ_U64(x.w.events_after_end, after);
+	CHECK(x.w.cols[0].fig.cnt[CNT_REFILL_PAGES] < full[CNT_REFILL_PAGES]);
+	/* starting after the last event: nothing counted */
+	tw_window(&x, x.t.last_ns + 1, x.t.last_ns + 1000);
+	REQUIRE(tw_run(&x, "5") == 0);
+	CHECK_EQ_U64(x.w.events_before_start, st->nr_events);
+	for (k = 0; k < NR_PCPTOP_COUNTERS; k++)
+		if (k != CNT_LOCK_HOLD_NS && k != CNT_IRQS_OFF_NS)
+			CHECK_EQ_U64(x.w.cols[0].fig.cnt[k], 0);
+	tw_free(&x);
+}
+
 /* the quantile pairing of two log2 histograms */
 static void test_whatif_hist_off(void)
 {
@@ -504,6 +559,7 @@ const struct unit_test whatif_tests[] = {
 	TEST(test_whatif_self_check),
 	TEST(test_whatif_check_fails),
 	TEST(test_whatif_check_estimated_calls),
+	TEST(test_whatif_window),
 	TEST(test_whatif_hist_off),
 	TEST(test_whatif_cost_fit),
 	TEST(test_whatif_cost_fit_bulk_only),
