@@ -173,6 +173,12 @@ extern const int whatif_nr_rows;
 /* row's value in col; false when col has none */
 bool whatif_value(const struct whatif_col *col, const struct whatif_row *row,
 		  double *v);
+/*
+ * whether col's value of row is the recording's estimate: the calls of a
+ * stand-in tracepoint's figure and their sizes (its pages are exact)
+ */
+bool whatif_estimated(const struct whatif_col *col,
+		      const struct whatif_row *row);
 
 /* words every view says: a fit, stated; the trace's window and losses */
 void whatif_fit_line(char *buf, size_t len, const struct whatif_fit *fit);

@@ -104,6 +104,17 @@ static bool extra(const struct whatif_col *c, const char *key, double *v)
 	return true;
 }
 
+bool whatif_estimated(const struct whatif_col *col,
+		      const struct whatif_row *row)
+{
+	const struct fig_desc *d = row->fig ? fig_find(row->fig) : NULL;
+
+	return col->measured && d && fig_index(d) < FIGTAB_MAX &&
+	       col->fig_estimated[fig_index(d)] &&
+	       (row->part == WP_EVENTS || row->part == WP_P50 ||
+		row->part == WP_P99 || row->part == WP_MAX);
+}
+
 bool whatif_value(const struct whatif_col *col, const struct whatif_row *row,
 		  double *v)
 {

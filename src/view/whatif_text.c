@@ -18,7 +18,7 @@
 static void cell(FILE *f, const struct whatif_col *c,
 		 const struct whatif_row *row)
 {
-	char buf[64];
+	char buf[64], est[66];
 	double v;
 
 	if (!whatif_value(c, row, &v))
@@ -26,6 +26,11 @@ static void cell(FILE *f, const struct whatif_col *c,
 	/* "pages" is the row's unit: the cells stay numbers */
 	explain_value(buf, sizeof(buf), v, strcmp(row->unit, "ns") ? "" : "ns",
 		      (row->flags & WR_BOUND) && !isnan(v));
+	if (!isnan(v) && whatif_estimated(c, row)) {
+		snprintf(est, sizeof(est), "~%s", buf);
+		fprintf(f, " %*s", CELL_W, est);
+		return;
+	}
 	fprintf(f, " %*s", CELL_W, buf);
 }
 
@@ -93,7 +98,8 @@ void whatif_text(FILE *f, const struct whatif *w)
 	rows(f, w);
 	fprintf(f,
 		"\n* the recorded scale. '<=' values are log2 bucket bounds; '-' the column has\n"
-		"no such figure (the recording did not count it, or only a replay knows it).\n"
+		"no such figure (the recording did not count it, or only a replay knows it);\n"
+		"'~' the recording's estimate (a tracepoint's per-page events grouped into calls).\n"
 		"The replay takes the recorded watermark state and drains as given.\n");
 }
 

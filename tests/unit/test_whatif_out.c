@@ -31,6 +31,17 @@ static const char *out(void (*fn)(FILE *, const struct whatif *),
 	return capture_text(c);
 }
 
+/* whether the table's row that starts with label has a '~' in it */
+static bool row_marked(const char *s, const char *label)
+{
+	const char *r = strstr(s, label), *nl;
+
+	if (!r)
+		return false;
+	nl = strchr(r, '\n');
+	return memchr(r, '~', nl ? (size_t)(nl - r) : strlen(r)) != NULL;
+}
+
 void test_whatif_outputs(void)
 {
 	struct capture c;
@@ -61,7 +72,21 @@ void test_whatif_outputs(void)
 	CHECK(strstr(s, "no events lost"));
 	CHECK(strstr(s, "below high:"));
 	CHECK(strstr(s, "lock hold: "));
+	/* exact in fentry mode; the recording's estimate where its tracepoint stood in */
+	CHECK(!row_marked(s, "refills (rmqueue_bulk calls)"));
 	capture_free(&c);
+	((struct fact_probe *)facts_probe(&x.s.h.f, "refill"))->mode =
+		MODE_TRACEPOINT;
+	REQUIRE(tw_run(&x, "0-6") == 0);
+	s = out(whatif_text, &x.w, &c);
+	CHECK(row_marked(s, "refills (rmqueue_bulk calls)"));
+	CHECK(row_marked(s, "largest refill (pages)"));
+	CHECK(!row_marked(s, "pages refilled (pages)"));
+	CHECK(strstr(s, "'~' the recording's estimate"));
+	capture_free(&c);
+	((struct fact_probe *)facts_probe(&x.s.h.f, "refill"))->mode =
+		MODE_FENTRY;
+	REQUIRE(tw_run(&x, "0-6") == 0);
 	s = out(whatif_json, &x.w, &c);
 	CHECK(!strncmp(s, "{\"schema\":3,", 12));
 	CHECK(strstr(s, "\"rules\":\"6.12\""));
