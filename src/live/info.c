@@ -66,12 +66,17 @@ static void print_trace_cost(const struct facts *fa)
 	       PCPTRACE_RINGBUF_DEFAULT / 1024);
 	printf("           %s\n",
 	       fn ? "and drain_pages_zone, decay_pcp_high and CPU hotplug as function\n"
-		    "           probes; where the kernel has them (to 6.14), free_unref_page_commit\n"
-		    "           and free_one_page too, the frees by path in place of mm_page_free\n"
-		    "           (the pcp ones with their list, each pageset's lists walked at\n"
-		    "           its first)" :
+		    "           probes; the commit function too (free_unref_page_commit,\n"
+		    "           free_frozen_page_commit after 6.12) and free_one_page where the\n"
+		    "           kernel has it (6.12 on): the frees by path in place of\n"
+		    "           mm_page_free (the pcp ones with their list, each pageset's lists\n"
+		    "           walked at its first)" :
 		    "no drain, decay or hotplug events: their function probes do not attach\n"
 		    "           here; pagesets from /proc/zoneinfo each interval instead");
+	if (drain && drain->mode == MODE_KPROBE)
+		printf("           as kprobes they cost more: about 2 800 guest instructions an\n"
+		       "           event on a short churn (arm64 6.1), 720 with --mode tracepoint,\n"
+		       "           whose replay misses by 8-10 %% (docs/PERFORMANCE.md)\n");
 }
 
 /* what watching costs: the hooks that run per page, the memory locked */
