@@ -130,6 +130,21 @@ within_pct() {
 		exit !(b > 0 && d * 100 <= pct * b) }'
 }
 
+# calls_within WHAT: whether WHAT's replayed calls are within 1 % of the
+# recording's, held (ok) or, where the recording estimated them from a
+# tracepoint's pages in runs (6.12 on: rmqueue_bulk() inlined), within
+# 1 % of that estimate. The pages envelope below needs the calls to
+# agree; a `--` line is not a verdict of --check, but its two numbers
+# still tell whether the replay made the same refills (CI, 2026-12-02:
+# s5 refill.pages -3.03 % with its calls `--` was failed for that alone)
+calls_within() {
+	local rest
+	[ "${self_res[$1]:-}" = ok ] && return 0
+	rest=${self_est[$1]:-}
+	[[ "$rest" =~ ^replay\ ([0-9]+),\ recorded\ ~([0-9]+) ]] &&
+		within_pct "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" 1
+}
+
 # self_miss SCALE WHAT REST: the verdict on a failed --check line, KNOWN
 # with its cause when the miss is inside its envelope, else FAIL
 self_miss() {
@@ -141,7 +156,7 @@ self_miss() {
 	x=${BASH_REMATCH[1]} y=${BASH_REMATCH[2]}
 	case "$what" in
 	bulk_free.pages | refill.pages)
-		if [ "${self_res[${what%.pages}.calls]:-}" = ok ] &&
+		if calls_within "${what%.pages}.calls" &&
 		   within_pct "$x" "$y" "$KNOWN_SELF_PAGES_PCT"; then
 			say KNOWN "s$s self $what: $rest" \
 				"envelope $KNOWN_SELF_PAGES_PCT % with the calls within 1 %: allocations traced after the pcp unlock"
@@ -228,8 +243,8 @@ for s in "${scales[@]}"; do
 	"$PCPTOP" whatif "$d/t.data" --scale 0-6 --json >"$d/w.json" 2>"$d/w.err" ||
 		say FAIL "s$s: whatif --json: $(head -n 1 "$d/w.err")"
 	# every verdict first: a pages miss is known only with its calls ok
-	unset self_res self_rest
-	declare -A self_res=() self_rest=()
+	unset self_res self_rest self_est
+	declare -A self_res=() self_rest=() self_est=()
 	whats=()
 	while read -r res what rest; do
 		case "$res" in
@@ -238,9 +253,12 @@ for s in "${scales[@]}"; do
 			self_rest[$what]=$rest
 			whats+=("$what")
 			;;
-		# compared with the recording's estimate: shown, neither
-		# counted nor a calls precondition of a pages miss below
-		--) echo "whatif s$s self $what: $rest" ;;
+		# compared with the recording's estimate: shown, not
+		# counted; a pages miss below asks its calls within 1 %
+		--)
+			self_est[$what]=$rest
+			echo "whatif s$s self $what: $rest"
+			;;
 		esac
 	done <"$d/check.host"
 	for what in "${whats[@]}"; do
