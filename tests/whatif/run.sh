@@ -204,6 +204,12 @@ self_miss() {
 		fi
 		;;
 	esac
+	# CI prints the failing lines alone: a pages miss names its calls
+	case "$what" in
+	*.pages)
+		rest+="; calls: ${self_rest[${what%.pages}.calls]:-${self_est[${what%.pages}.calls]:-none}}"
+		;;
+	esac
 	say FAIL "s$s self $what: $rest"
 }
 
