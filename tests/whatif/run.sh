@@ -248,7 +248,8 @@ for s in "${scales[@]}"; do
 	# the replay's request sizes judge a largest-free miss: JSON first
 	"$PCPTOP" whatif "$d/t.data" --scale 0-6 --json >"$d/w.json" 2>"$d/w.err" ||
 		say FAIL "s$s: whatif --json: $(head -n 1 "$d/w.err")"
-	# every verdict first: a pages miss is known only with its calls ok
+	# every verdict first: a pages miss is known only with its calls
+	# within 1 % (calls_within)
 	unset self_res self_rest self_est
 	declare -A self_res=() self_rest=() self_est=()
 	whats=()
