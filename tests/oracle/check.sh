@@ -26,7 +26,7 @@
 #            bounds that follow: pcptop's time at or below the fprobe's,
 #            and above half of it where the call outlasts twice what the
 #            handlers cost (lib.sh's inside_shares says why; the
-#            latter 95 % in tests/vm/run.sh, INSIDE_MATCH_MIN says why).
+#            latter 90 % in tests/vm/run.sh, INSIDE_MATCH_MIN says why).
 #
 # Usage: tests/oracle/check.sh CONSOLE_LOG LABEL TRUE_SCALE
 #   LABEL       "KERNEL smp=N scale=S", the start of every line

@@ -15,9 +15,11 @@ TIME_MATCH_MIN=0.99
 # preemption or a guest interrupt between the fprobe's stamp and
 # fentry's puts a call below half, and 96.2 % to 98.9 % were seen there
 # (free_ns on amd64 6.1, 6.16, 6.17, 6.18, arm64 7.3-16k, 2026-11-30 to
-# 12-01); it sets 95 %. That no longer tells a unit error on short calls
-# from the noise (tests/oracle/selftest.sh's thousandth: 98.4 %): the
-# exact lines of the oracle suite, under -icount, do.
+# 12-01), then 94.5 % (free_ns, arm64 6.17 at one CPU, clean clone of
+# 2026-12-03 beside the other VM); it sets 90 %. That no longer tells a
+# unit error on short calls from the noise (tests/oracle/selftest.sh's
+# thousandth: 98.4 %): the exact lines of the oracle suite, under
+# -icount, do.
 INSIDE_MATCH_MIN=${ORACLE_INSIDE_MATCH_MIN:-$TIME_MATCH_MIN}
 # tracepoint mode's calls, estimated from runs of page events: the error
 # docs/ACCURACY.md promises (measured: under 1 %)

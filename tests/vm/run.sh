@@ -82,7 +82,7 @@ RETRIES=${VMTEST_RETRIES:-3}
 QEMU_EXTRA=${VMTEST_QEMU_EXTRA:-}
 BOARDS=${VMTEST_BOARDS:-arm64-6.1 arm64-6.12 arm64-7.3}
 # these guests run on the host's clock: tests/oracle/lib.sh says why
-export ORACLE_INSIDE_MATCH_MIN=${ORACLE_INSIDE_MATCH_MIN:-0.95}
+export ORACLE_INSIDE_MATCH_MIN=${ORACLE_INSIDE_MATCH_MIN:-0.90}
 
 # is_board KERNEL: a one-CPU row that runs the board's checks
 is_board() {
