@@ -45,7 +45,7 @@
 #                    default twice VMTEST_TIMEOUT)
 #   VMTEST_RETRIES   boots per kernel when one dies early (default 3); a
 #                    boot that timed out gets one more, once, with twice
-#                    VMTEST_TIMEOUT
+#                    its timeout
 #   VMTEST_CRASH_FIRST=1  crash each kernel's first boot on purpose: a
 #                    self-test of the retry path
 #   VMTEST_SMP       CPUs per VM (default: the matrix's smp column)
@@ -409,8 +409,9 @@ run_kernel() {
 	local timeouts=0 max=$RETRIES limit=$TIMEOUT
 	# a board row runs its oracle on one CPU plus the board's checks:
 	# 253-274 s of the 300 in the clean clone of 2026-12-02 (amd64
-	# rows 36-175 s), so a slower CI machine timed every board out
-	# once and booted it again with twice the time, 300 s lost a board
+	# rows 36-175 s): on a slower machine (CI's make test took 3400 s
+	# against 2542 here) a board would time out and boot again, 300 s
+	# lost a board
 	is_board "$k" && limit=$BOARD_TIMEOUT
 	attempt=0
 	while [ "$attempt" -lt "$max" ]; do

@@ -162,6 +162,8 @@ self_miss() {
 				"envelope $KNOWN_SELF_PAGES_PCT % with the calls within 1 %: allocations traced after the pcp unlock"
 			return
 		fi
+		# CI prints the failing lines alone: a pages miss names its calls
+		rest+="; calls: ${self_rest[${what%.pages}.calls]:-${self_est[${what%.pages}.calls]:-none}}"
 		;;
 	bulk_free.max)
 		asked=$(jq '.scales[] | select(.recorded_scale) | .figures["bulk_free.asked_max"]' \
@@ -202,12 +204,6 @@ self_miss() {
 				"envelope: the replay's pageset count drift at the snapshots, at most $drift pages (decay frees count - high), with the calls within 1 %"
 			return
 		fi
-		;;
-	esac
-	# CI prints the failing lines alone: a pages miss names its calls
-	case "$what" in
-	*.pages)
-		rest+="; calls: ${self_rest[${what%.pages}.calls]:-${self_est[${what%.pages}.calls]:-none}}"
 		;;
 	esac
 	say FAIL "s$s self $what: $rest"
