@@ -168,6 +168,34 @@ const char *facts_zone_name(const struct facts *f, int idx)
 	return "?";
 }
 
+void facts_instance_name(const struct facts *f, enum sample_scope scope, int k,
+			 char *buf, size_t len)
+{
+	int last = sample_instances(scope) - 1;
+
+	switch (scope) {
+	case SCOPE_CPU:
+		snprintf(buf, len, "cpu%d%s", k, k == last ? "+" : "");
+		break;
+	case SCOPE_DEV:
+		snprintf(buf, len, "%s",
+			 k >= 0 && k < f->nr_devs && k < SAMPLE_DEVS ?
+				 f->devs[k] :
+				 "?");
+		break;
+	default:
+		snprintf(buf, len, "%s", facts_zone_name(f, k));
+		break;
+	}
+}
+
+const char *facts_instance_label(enum sample_scope scope)
+{
+	return scope == SCOPE_CPU ? "cpu" :
+	       scope == SCOPE_DEV ? "device" :
+				    "zone";
+}
+
 int facts_max_batch(const struct facts *f)
 {
 	int i, c, best = 0;

@@ -15,6 +15,7 @@
 #include "kshape.h"
 #include "probes.h"
 #include "procfs.h"
+#include "procstat.h"
 #include "scale.h"
 
 #define FACTS_UTS_LEN 65
@@ -75,6 +76,15 @@ struct facts {
 	/* FIG_SAMPLED rows this run read (by fig_table index) */
 	bool sampled[FIGTAB_MAX];
 	/*
+	 * The block devices the per-device figures' cells name, in cell
+	 * order; nr_devs is how many the machine had: those past
+	 * SAMPLE_DEVS are not sampled
+	 */
+	int nr_devs;
+	char devs[SAMPLE_DEVS][BLOCK_NAME_LEN];
+	/* why /proc/pressure was not read; "" when it was or was not tried */
+	char psi_absent[FACTS_STR_LEN];
+	/*
 	 * The counters and histograms this run kept: all of them live; a
 	 * recording's, those its header names (an older one lacks the newer)
 	 */
@@ -112,6 +122,14 @@ const char *facts_summary_mode(const struct facts *f);
 
 /* name of zone index idx (node 0 order, as in /proc/zoneinfo), or "?" */
 const char *facts_zone_name(const struct facts *f, int idx);
+/*
+ * Instance k of a scope, as views name it: a zone's name, "cpu3" (the
+ * last cell "cpu63+", which holds the CPUs past it too), a device's name
+ */
+void facts_instance_name(const struct facts *f, enum sample_scope scope, int k,
+			 char *buf, size_t len);
+/* the word views key instances by: "zone", "cpu", "device" */
+const char *facts_instance_label(enum sample_scope scope);
 /* largest pcp->batch over every zone and CPU, 0 when unknown */
 int facts_max_batch(const struct facts *f);
 /* batch << scale, the largest chunk any bulk call moves; 0 when unknown */

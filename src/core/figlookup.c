@@ -66,18 +66,28 @@ int fig_split_slot(const struct fig_desc *d, int k)
 	return -1;
 }
 
+int sample_instances(enum sample_scope scope)
+{
+	switch (scope) {
+	case SCOPE_ZONE:
+	case SCOPE_ZONE_ORDER:
+		return SAMPLE_ZONES;
+	case SCOPE_CPU:
+		return SAMPLE_CPUS;
+	case SCOPE_DEV:
+		return SAMPLE_DEVS;
+	default:
+		return 0;
+	}
+}
+
 int sample_cells(const struct fig_desc *d)
 {
 	if (d->type != FIG_SAMPLED)
 		return 0;
-	switch (d->sample.scope) {
-	case SCOPE_ZONE:
-		return 1 + SAMPLE_ZONES;
-	case SCOPE_ZONE_ORDER:
+	if (d->sample.scope == SCOPE_ZONE_ORDER)
 		return 1 + SAMPLE_ZONES + SAMPLE_ZONES * SAMPLE_ORDERS;
-	default:
-		return 1;
-	}
+	return 1 + sample_instances(d->sample.scope);
 }
 
 int sample_cell_base(const struct fig_desc *d)
@@ -101,6 +111,9 @@ const char *sample_src_name(enum sample_src src)
 		[SRC_ZONEINFO] = "/proc/zoneinfo",
 		[SRC_BUDDYINFO] = "/proc/buddyinfo",
 		[SRC_PROG] = "program statistics",
+		[SRC_STAT] = "/proc/stat",
+		[SRC_PSI] = "/proc/pressure",
+		[SRC_BLOCK] = "/sys/block/*/stat",
 	};
 
 	return (unsigned int)src < NR_SAMPLE_SRCS ? names[src] : "?";

@@ -69,6 +69,15 @@ enum sample_src {
 	SRC_ZONEINFO,
 	SRC_BUDDYINFO, /* /proc/buddyinfo: free blocks per zone and order */
 	SRC_PROG, /* pcptop's own BPF programs (bpf_prog_info), summed */
+	/*
+	 * /proc/stat's cpu lines: a state's time ("user", ... "steal") per
+	 * CPU, in ms; "online" counts the cpuN lines
+	 */
+	SRC_STAT,
+	/* /proc/pressure/RESOURCE's total=: "cpu.some", "io.full", ... (us) */
+	SRC_PSI,
+	/* /sys/block/DEV/stat, per device: "reads", "io_ms", ... */
+	SRC_BLOCK,
 	NR_SAMPLE_SRCS,
 };
 
@@ -83,6 +92,8 @@ enum sample_scope {
 	SCOPE_MACHINE, /* one value */
 	SCOPE_ZONE, /* one per zone (summed over nodes), and their sum */
 	SCOPE_ZONE_ORDER, /* one per zone and order, summed up to both */
+	SCOPE_CPU, /* one per CPU, and their sum */
+	SCOPE_DEV, /* one per block device (facts.devs), and their sum */
 };
 
 struct sample_desc {
@@ -210,9 +221,16 @@ struct fig_desc {
 	.probe = -1, .events = -1, .pages = -1, .hist = -1, .total = -1
 
 /* rows a table may have: facts keep a flag per row */
-#define FIGTAB_MAX 64
+#define FIGTAB_MAX 128
 /* a per-zone sampled figure's zones, by index in node 0's zone order */
 #define SAMPLE_ZONES 8
+/*
+ * A per-CPU one's CPUs by id; a CPU past the last cell is added to it,
+ * so that the cells still sum to the machine's figure
+ */
+#define SAMPLE_CPUS 64
+/* a per-device one's devices, as facts.devs lists them; the same fold */
+#define SAMPLE_DEVS 8
 /* a per-order one's orders: NR_PAGE_ORDERS is 11 with 4k pages, 14 with 64k */
 #define SAMPLE_ORDERS 16
 
@@ -252,7 +270,12 @@ int fig_split_slot(const struct fig_desc *d, int k);
  * in use.
  */
 int sample_cells(const struct fig_desc *d);
-/* the cell of zone z, and of order o in zone z */
+/*
+ * The instances a scope has cells for (zones, CPUs, devices), 0 for a
+ * machine-wide figure; an instance k's cell is sample_zone_cell(k)
+ */
+int sample_instances(enum sample_scope scope);
+/* the cell of zone (or instance) z, and of order o in zone z */
 static inline int sample_zone_cell(int z)
 {
 	return 1 + z;
@@ -265,7 +288,7 @@ static inline int sample_order_cell(int z, int o)
 
 int sample_cell_base(const struct fig_desc *d);
 int sample_nr_cells(void);
-/* "/proc/vmstat", "/proc/zoneinfo", "/proc/buddyinfo", "program statistics" */
+/* "/proc/vmstat", "/proc/zoneinfo", ..., "program statistics" */
 const char *sample_src_name(enum sample_src src);
 const char *sample_kind_name(enum sample_kind kind);
 

@@ -5,6 +5,7 @@
  * pcptop's own programs' statistics. figtab.c appends them to the BPF
  * rows; CONTRIBUTING.md's "A sampled figure" is how to add one.
  */
+#include <stddef.h>
 #include "figtab.h"
 
 #define PCP_CHART "Memory parked in pcp lists"
@@ -14,9 +15,45 @@
 #define COMPACT_CHART "Direct compaction outcomes, per second"
 #define REFAULT_CHART "Refaults and major faults, per second"
 #define PAGING_CHART "Block I/O paged in and out, KiB/s"
-
 /* the rows as figtab.c lays its own out, which clang-format leaves there */
 /* clang-format off */
+#define CPU_CHART "CPU time by state, all CPUs (s a second)"
+#define PSI_CHART "The kernel's stall totals (PSI), us a second"
+#define BLOCK_CHART "Block devices: busy time (ms a second)"
+
+/* a /proc/stat state: ms on each CPU, their sum the machine's */
+#define CPU_ROW(st, what)                                                    \
+	{                                                                     \
+		.key = "cpu_" st, .title = "CPU time " what ", all CPUs (/proc/stat)", \
+		.type = FIG_SAMPLED, FIG_NO_BPF,                               \
+		.sample = { SRC_STAT, st, SAMPLE_COUNTER, SCOPE_CPU, "ms" },  \
+		.chart = CPU_CHART,                                           \
+		.prom_total = "pcptop_cpu_" st "_seconds_total",               \
+		.prom_total_help = "CPU time " what ", seconds (/proc/stat), per CPU.", \
+	}
+
+/* a /proc/pressure total: us some (or all) tasks stalled on the resource */
+#define PSI_ROW(res, kind, what)                                             \
+	{                                                                     \
+		.key = "psi_" res "_" kind, .title = what " (/proc/pressure/" res ", " kind ")", \
+		.type = FIG_SAMPLED, FIG_NO_BPF,                               \
+		.sample = { SRC_PSI, res "." kind, SAMPLE_COUNTER, SCOPE_MACHINE, "us" }, \
+		.chart = PSI_CHART,                                           \
+		.prom_total = "pcptop_psi_" res "_" kind "_seconds_total",     \
+		.prom_total_help = what ", seconds (PSI " kind ").",           \
+	}
+
+/* a /sys/block/DEV/stat total, per device */
+#define BLOCK_ROW(field, what, unit, ch, prom)                            \
+	{                                                                     \
+		.key = "blk_" field, .title = what " (/sys/block/*/stat, per device)", \
+		.type = FIG_SAMPLED, FIG_NO_BPF,                               \
+		.sample = { SRC_BLOCK, field, SAMPLE_COUNTER, SCOPE_DEV, unit }, \
+		.chart = ch,                                                  \
+		.prom_total = prom,                                           \
+		.prom_total_help = what ", per device.",                      \
+	}
+
 const struct fig_desc sampled_figs[] = {
 	{
 		.key = "recursion_misses",
@@ -315,6 +352,61 @@ const struct fig_desc sampled_figs[] = {
 		.prom_total = "pcptop_pgpgout_bytes_total",
 		.prom_total_help = "Bytes paged out to block devices.",
 	},
+	{
+		.key = "oom_kill",
+		.title = "tasks the OOM killer killed",
+		.type = FIG_SAMPLED,
+		FIG_NO_BPF,
+		.sample = { SRC_VMSTAT, "oom_kill", SAMPLE_COUNTER, SCOPE_MACHINE,
+			    "kills" },
+		.live = LIVE_HEADER,
+		.prom_total = "pcptop_oom_kill_total",
+		.prom_total_help = "Tasks the OOM killer killed.",
+	},
+	/*
+	 * Where the wall time goes: CPU time by state (docs/ACCURACY.md,
+	 * "Wall time"), the kernel's stall totals, and the block devices
+	 */
+	CPU_ROW("user", "in user mode"),
+	CPU_ROW("nice", "in user mode at a positive nice"),
+	CPU_ROW("system", "in the kernel, outside interrupts"),
+	CPU_ROW("irq", "in hard interrupts"),
+	CPU_ROW("softirq", "in softirqs"),
+	CPU_ROW("iowait", "idle while a task of the CPU waited on I/O"),
+	CPU_ROW("idle", "idle, no task waiting on I/O"),
+	CPU_ROW("steal", "taken by the hypervisor"),
+	{
+		.key = "cpus_online",
+		.title = "CPUs online (cpuN lines of /proc/stat) at the interval's end",
+		.type = FIG_SAMPLED,
+		FIG_NO_BPF,
+		.sample = { SRC_STAT, "online", SAMPLE_GAUGE, SCOPE_MACHINE,
+			    "cpus" },
+		.prom_gauge = "pcptop_cpus_online",
+		.prom_gauge_help = "CPUs online at the last interval's end.",
+	},
+	PSI_ROW("cpu", "some", "time some runnable task waited for a CPU"),
+	PSI_ROW("cpu", "full", "time every non-idle task waited for a CPU"),
+	PSI_ROW("memory", "some", "time some task stalled on memory (reclaim, compaction, thrashing)"),
+	PSI_ROW("memory", "full", "time every non-idle task stalled on memory"),
+	PSI_ROW("io", "some", "time some task waited on I/O"),
+	PSI_ROW("io", "full", "time every non-idle task waited on I/O"),
+	BLOCK_ROW("reads", "reads completed", "requests", NULL,
+		  "pcptop_block_reads_total"),
+	BLOCK_ROW("writes", "writes completed", "requests", NULL,
+		  "pcptop_block_writes_total"),
+	BLOCK_ROW("read_merges", "reads merged into a request queued", "requests",
+		  NULL, "pcptop_block_read_merges_total"),
+	BLOCK_ROW("write_merges", "writes merged into a request queued",
+		  "requests", NULL, "pcptop_block_write_merges_total"),
+	BLOCK_ROW("read_sectors", "sectors read (512 bytes)", "sectors", NULL,
+		  "pcptop_block_read_bytes_total"),
+	BLOCK_ROW("write_sectors", "sectors written (512 bytes)", "sectors", NULL,
+		  "pcptop_block_written_bytes_total"),
+	BLOCK_ROW("io_ms", "time with a request in flight", "ms", BLOCK_CHART,
+		  "pcptop_block_busy_seconds_total"),
+	BLOCK_ROW("queue_ms", "request time in flight, summed over requests",
+		  "ms", NULL, "pcptop_block_queue_seconds_total"),
 };
 /* clang-format on */
 

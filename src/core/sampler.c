@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "procstat.h"
 #include "sampler.h"
 
 #define PATH_LEN (SAMPLER_ROOT_LEN + 32)
@@ -12,6 +14,14 @@
 
 /* "allocstall_*": every vmstat field of that prefix, summed */
 #define FIELD_PREFIX_MARK '*'
+#define MS_PER_S 1000
+/* Linux's USER_HZ on every architecture pcptop runs on */
+#define USER_HZ_DEFAULT 100
+#define PSI_FIELD_LEN 16
+
+/* /proc/pressure's files, the first word of an SRC_PSI field */
+static const char *const psi_resources[] = { "cpu", "memory", "io" };
+#define NR_PSI (sizeof(psi_resources) / sizeof(psi_resources[0]))
 
 /* what one interval read, source by source */
 struct readings {
@@ -21,6 +31,12 @@ struct readings {
 	int zi_err;
 	struct buddyinfo bi;
 	int bi_err;
+	struct cpustat cs;
+	int cs_err;
+	struct psi_totals psi[NR_PSI];
+	int psi_err[NR_PSI];
+	struct blockstat blk[SAMPLE_DEVS];
+	int blk_err[SAMPLE_DEVS];
 };
 
 static bool wants(const struct sampler *s, enum sample_src src)
@@ -43,8 +59,15 @@ static void read_sources(const struct sampler *s, struct readings *r)
 {
 	char path[PATH_LEN];
 
+	size_t k;
+	int i;
+
 	memset(r, 0, sizeof(*r));
-	r->vmstat_err = r->zi_err = r->bi_err = -ENOENT;
+	r->vmstat_err = r->zi_err = r->bi_err = r->cs_err = -ENOENT;
+	for (k = 0; k < NR_PSI; k++)
+		r->psi_err[k] = -ENOENT;
+	for (i = 0; i < SAMPLE_DEVS; i++)
+		r->blk_err[i] = -ENOENT;
 	if (wants(s, SRC_VMSTAT)) {
 		proc_path(path, sizeof(path), s->root, "proc/vmstat");
 		r->vmstat_err = vmstat_parse(path, &r->vmstat);
@@ -57,6 +80,25 @@ static void read_sources(const struct sampler *s, struct readings *r)
 		proc_path(path, sizeof(path), s->root, "proc/buddyinfo");
 		r->bi_err = buddyinfo_parse(path, &r->bi);
 	}
+	if (wants(s, SRC_STAT)) {
+		proc_path(path, sizeof(path), s->root, "proc/stat");
+		r->cs_err = cpustat_parse(path, &r->cs);
+	}
+	for (k = 0; wants(s, SRC_PSI) && k < NR_PSI; k++) {
+		char rel[32];
+
+		snprintf(rel, sizeof(rel), "proc/pressure/%s",
+			 psi_resources[k]);
+		proc_path(path, sizeof(path), s->root, rel);
+		r->psi_err[k] = psi_parse(path, &r->psi[k]);
+	}
+	for (i = 0; wants(s, SRC_BLOCK) && i < s->nr_devs; i++) {
+		char rel[64];
+
+		snprintf(rel, sizeof(rel), "sys/block/%s/stat", s->devs[i]);
+		proc_path(path, sizeof(path), s->root, rel);
+		r->blk_err[i] = blockstat_parse(path, &r->blk[i]);
+	}
 }
 
 static void readings_free(struct readings *r)
@@ -64,6 +106,7 @@ static void readings_free(struct readings *r)
 	proc_fields_free(&r->vmstat);
 	zoneinfo_free(&r->zi);
 	buddyinfo_free(&r->bi);
+	cpustat_free(&r->cs);
 }
 
 /* a vmstat field, or the sum of those of a prefix ("allocstall_*") */
@@ -180,6 +223,30 @@ void sample_zone_values(const struct zoneinfo *zi, const char *field,
 		have[z] &= !broken[z];
 }
 
+/* "io.full": a /proc/pressure file's some or full total, us */
+static int psi_value(const struct readings *r, const char *field, int64_t *v)
+{
+	const char *dot = strchr(field, '.');
+	size_t k;
+
+	for (k = 0; dot && k < NR_PSI; k++) {
+		const struct psi_totals *p = &r->psi[k];
+
+		if (strlen(psi_resources[k]) != (size_t)(dot - field) ||
+		    strncmp(field, psi_resources[k], (size_t)(dot - field)) ||
+		    r->psi_err[k])
+			continue;
+		if (!strcmp(dot + 1, "some") && p->have_some)
+			*v = p->some_us;
+		else if (!strcmp(dot + 1, "full") && p->have_full)
+			*v = p->full_us;
+		else
+			return -ENOENT;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 /* the raw reading of a machine-wide row: 0, or -ENOENT */
 static int machine_value(const struct sampler *s, const struct readings *r,
 			 const struct fig_desc *d, int64_t *v)
@@ -192,6 +259,14 @@ static int machine_value(const struct sampler *s, const struct readings *r,
 	case SRC_PROG:
 		return s->prog ? s->prog(s->prog_ctx, d->sample.field, v) :
 				 -ENOENT;
+	case SRC_STAT:
+		/* "online": the cpuN lines, which list the online CPUs */
+		if (r->cs_err || strcmp(d->sample.field, "online"))
+			return -ENOENT;
+		*v = r->cs.nr;
+		return 0;
+	case SRC_PSI:
+		return psi_value(r, d->sample.field, v);
 	default:
 		return -ENOENT;
 	}
@@ -265,6 +340,50 @@ static bool take_buddy(struct sampler *s, const struct readings *r,
 	return any;
 }
 
+/*
+ * A cpu state's time on each CPU, in ms; a CPU past the last cell adds
+ * to it, so the cells still sum to the machine's time
+ */
+static bool take_cpus(struct sampler *s, const struct readings *r,
+		      struct samples *out, const struct fig_desc *d)
+{
+	int64_t ms[SAMPLE_CPUS] = { 0 };
+	bool have[SAMPLE_CPUS] = { false }, any = false;
+	int st = cpu_state_find(d->sample.field), i, k;
+
+	if (r->cs_err || st < 0)
+		return false;
+	for (i = 0; i < r->cs.nr; i++) {
+		k = r->cs.cpus[i].cpu < SAMPLE_CPUS ? r->cs.cpus[i].cpu :
+						      SAMPLE_CPUS - 1;
+		ms[k] += r->cs.cpus[i].ticks[st] * MS_PER_S / s->user_hz;
+		have[k] = true;
+	}
+	for (k = 0; k < SAMPLE_CPUS; k++) {
+		if (!have[k])
+			continue;
+		put(s, out, d, k, -1, ms[k]);
+		any = true;
+	}
+	return any;
+}
+
+/* a /sys/block/DEV/stat field of each device sampled */
+static bool take_devs(struct sampler *s, const struct readings *r,
+		      struct samples *out, const struct fig_desc *d)
+{
+	int f = block_stat_find(d->sample.field), i;
+	bool any = false;
+
+	for (i = 0; f >= 0 && i < s->nr_devs; i++) {
+		if (r->blk_err[i] || f >= r->blk[i].nr)
+			continue;
+		put(s, out, d, i, -1, r->blk[i].v[f]);
+		any = true;
+	}
+	return any;
+}
+
 /* every row from r into out (NULL: only start the counters) */
 static void take(struct sampler *s, const struct readings *r,
 		 struct samples *out, struct facts *fa)
@@ -291,6 +410,12 @@ static void take(struct sampler *s, const struct readings *r,
 				put(s, out, d, z, -1, zv[z]);
 				any = true;
 			}
+		} else if (d->sample.scope == SCOPE_CPU &&
+			   d->sample.src == SRC_STAT) {
+			any = take_cpus(s, r, out, d);
+		} else if (d->sample.scope == SCOPE_DEV &&
+			   d->sample.src == SRC_BLOCK) {
+			any = take_devs(s, r, out, d);
 		} else if (d->sample.scope == SCOPE_MACHINE &&
 			   !machine_value(s, r, d, &v)) {
 			put(s, out, d, -1, -1, v);
@@ -303,9 +428,23 @@ static void take(struct sampler *s, const struct readings *r,
 		samples_sum_zones(out);
 }
 
+/* the devices SRC_BLOCK rows sample, named in the facts too */
+static void open_devs(struct sampler *s, struct facts *fa)
+{
+	int n = blockdev_list(s->root, s->devs, SAMPLE_DEVS), i;
+
+	s->nr_devs = n < 0 ? 0 : n < SAMPLE_DEVS ? n : SAMPLE_DEVS;
+	if (!fa)
+		return;
+	fa->nr_devs = n < 0 ? 0 : n;
+	for (i = 0; i < s->nr_devs; i++)
+		snprintf(fa->devs[i], sizeof(fa->devs[i]), "%s", s->devs[i]);
+}
+
 int sampler_open(struct sampler *s, const char *root, sample_prog_fn prog,
 		 void *prog_ctx, bool with_zoneinfo, struct facts *fa)
 {
+	char cmdline[PATH_LEN];
 	struct readings r;
 
 	memset(s, 0, sizeof(*s));
@@ -313,6 +452,9 @@ int sampler_open(struct sampler *s, const char *root, sample_prog_fn prog,
 	s->prog = prog;
 	s->prog_ctx = prog_ctx;
 	s->want_zoneinfo = with_zoneinfo;
+	s->user_hz = sysconf(_SC_CLK_TCK);
+	if (s->user_hz <= 0)
+		s->user_hz = USER_HZ_DEFAULT;
 	s->nr_cells = sample_nr_cells();
 	s->prev = calloc(s->nr_cells ? s->nr_cells : 1, sizeof(*s->prev));
 	s->have = calloc(s->nr_cells ? s->nr_cells : 1, sizeof(*s->have));
@@ -320,8 +462,14 @@ int sampler_open(struct sampler *s, const char *root, sample_prog_fn prog,
 		sampler_close(s);
 		return -ENOMEM;
 	}
+	if (wants(s, SRC_BLOCK))
+		open_devs(s, fa);
 	read_sources(s, &r);
 	take(s, &r, NULL, fa);
+	proc_path(cmdline, sizeof(cmdline), s->root, "proc/cmdline");
+	if (fa && wants(s, SRC_PSI) && r.psi_err[0])
+		psi_absent_reason(fa->scale.config_path, cmdline,
+				  fa->psi_absent, sizeof(fa->psi_absent));
 	readings_free(&r);
 	return 0;
 }

@@ -30,11 +30,17 @@ struct sampler {
 	bool *have;
 	int nr_cells;
 	bool want_zoneinfo; /* read it every interval: a row, or a view, needs it */
+	/* SRC_BLOCK's devices, as facts.devs names them */
+	int nr_devs;
+	char devs[SAMPLE_DEVS][BLOCK_NAME_LEN];
+	long user_hz; /* /proc/stat's ticks a second */
 };
 
 /*
  * Read every source once: counters start counting from here, and
- * fa->sampled[] says which rows this machine has. with_zoneinfo keeps
+ * fa->sampled[] says which rows this machine has, fa->devs which block
+ * devices the per-device rows sample, fa->psi_absent why there is no
+ * /proc/pressure (from fa->scale.config_path: collect the scale first). with_zoneinfo keeps
  * /proc/zoneinfo read every interval for views that show the pagesets
  * per CPU (the live view). 0 or -ENOMEM: a source that cannot be read
  * only leaves its rows out.

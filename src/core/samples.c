@@ -53,8 +53,9 @@ void samples_set(struct samples *s, const struct fig_desc *d, int zone,
 
 	if (d->sample.scope == SCOPE_MACHINE && zone < 0)
 		c = cell_of(s, d, 0);
-	else if (d->sample.scope == SCOPE_ZONE && zone >= 0 &&
-		 zone < SAMPLE_ZONES)
+	else if (d->sample.scope != SCOPE_MACHINE &&
+		 d->sample.scope != SCOPE_ZONE_ORDER && zone >= 0 &&
+		 zone < sample_instances(d->sample.scope))
 		c = cell_of(s, d, sample_zone_cell(zone));
 	else
 		return;
@@ -121,7 +122,8 @@ void samples_sum_zones(struct samples *s)
 		     z++)
 			sum_cells(s, d, sample_zone_cell(z),
 				  sample_order_cell(z, 0), SAMPLE_ORDERS, 1);
-		sum_cells(s, d, 0, sample_zone_cell(0), SAMPLE_ZONES, 1);
+		sum_cells(s, d, 0, sample_zone_cell(0),
+			  sample_instances(d->sample.scope), 1);
 	}
 }
 

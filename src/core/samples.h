@@ -35,7 +35,8 @@ void samples_clear(struct samples *s);
 
 /*
  * One interval's reading of figure d: machine-wide in cell 0 (zone -1),
- * zone z's, or zone z's order o (a SCOPE_ZONE_ORDER figure).
+ * zone z's (or CPU z's, device z's: the scope's instance z), or zone z's
+ * order o (a SCOPE_ZONE_ORDER figure).
  * samples_sum_zones() then sums orders into their zone and zones into
  * cell 0; a reading that does not fit d's scope is dropped.
  */

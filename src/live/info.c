@@ -147,6 +147,25 @@ static void print_free_high_reach(const struct facts *fa)
 	}
 }
 
+/* where the wall-time budget's figures come from, and what is missing */
+static void print_wall_sources(const struct facts *fa)
+{
+	int i;
+
+	printf("wall time  /proc/stat; /proc/pressure %s%s\n",
+	       fa->psi_absent[0] ? "absent: " : "(cpu, memory, io)",
+	       fa->psi_absent);
+	printf("           block devices:");
+	for (i = 0; i < fa->nr_devs && i < SAMPLE_DEVS; i++)
+		printf(" %s", fa->devs[i]);
+	if (!fa->nr_devs)
+		printf(" none");
+	if (fa->nr_devs > SAMPLE_DEVS)
+		printf(" (and %d more, not sampled)",
+		       fa->nr_devs - SAMPLE_DEVS);
+	printf("\n");
+}
+
 static void print_text(const struct facts *fa)
 {
 	const struct scale_info *s = &fa->scale;
@@ -193,6 +212,7 @@ static void print_text(const struct facts *fa)
 		printf("percpu_pagelist_high_fraction %ld%s\n",
 		       fa->high_fraction,
 		       fa->high_fraction ? "" : " (high sized automatically)");
+	print_wall_sources(fa);
 	if (fa->zones_err) {
 		printf("pagesets   unreadable (/proc/zoneinfo: %s)\n",
 		       err_text(fa->zones_err));

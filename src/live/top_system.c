@@ -99,21 +99,26 @@ enum hist_pane top_next_pane(const struct top_ctx *c, enum hist_pane p)
 static void pane_line(struct top_frame *f, const struct top_ctx *c,
 		      const struct top_data *d, const struct fig_desc *fd)
 {
-	char buf[TOP_LINE_LEN], num[TOP_NUM_LEN];
+	char buf[TOP_LINE_LEN], num[TOP_NUM_LEN], name[BLOCK_NAME_LEN];
 	int n, z;
 
 	value_text(num, SYS_VAL_W, d, fd, 0);
 	n = snprintf(buf, sizeof(buf), "  %-*s %*s %-5s", SYS_KEY_W, fd->key,
 		     SYS_VAL_W, num, fd->sample.unit);
-	for (z = 0; fd->sample.scope != SCOPE_MACHINE && z < SAMPLE_ZONES;
-	     z++) {
+	for (z = 0; z < sample_instances(fd->sample.scope); z++) {
 		if (!sample_present(samples_cell(&d->snap->smp, fd,
 						 sample_zone_cell(z))) ||
 		    n >= (int)sizeof(buf))
 			continue;
 		value_text(num, SYS_ZONE_W, d, fd, sample_zone_cell(z));
-		n += snprintf(buf + n, sizeof(buf) - n, "  %s %s",
-			      top_zone_label(c, z), num);
+		if (fd->sample.scope == SCOPE_CPU ||
+		    fd->sample.scope == SCOPE_DEV)
+			facts_instance_name(c->facts, fd->sample.scope, z, name,
+					    sizeof(name));
+		else
+			snprintf(name, sizeof(name), "%s",
+				 top_zone_label(c, z));
+		n += snprintf(buf + n, sizeof(buf) - n, "  %s %s", name, num);
 	}
 	top_frame_add(f, 0, "%s", buf);
 }

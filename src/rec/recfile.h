@@ -22,7 +22,7 @@
 #define REC_MAGIC "PCPTOPRC"
 #define REC_MAGIC_LEN 8
 #define REC_VERSION_MAJOR 1
-#define REC_VERSION_MINOR 6
+#define REC_VERSION_MINOR 7
 
 /* docs/FORMAT.md: the fixed parts of the file */
 #define REC_PREAMBLE_LEN 16

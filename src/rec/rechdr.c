@@ -36,6 +36,8 @@ enum rec_hdr_tag {
 	TAG_COUNTER_NAMES = 19, /* 1.1: u32 n, n strings, in array order */
 	TAG_HIST_NAMES = 20,
 	TAG_SAMPLE_SERIES = 21, /* 1.3: one per sampled series */
+	TAG_BLOCK_DEVS = 22, /* 1.7: u32 devices, u32 n listed, n names */
+	TAG_PSI_ABSENT = 23, /* 1.7: why /proc/pressure was not read */
 };
 
 /* node, nr_cpus, name[16]: the fixed part of a TAG_ZONE record */
@@ -151,6 +153,16 @@ void rec_header_encode(struct rbuf *b, const struct rec_header *h)
 		  f->counted);
 	put_names(b, TAG_HIST_NAMES, NR_PCPTOP_HISTS, hist_name, f->hist_kept);
 	rec_series_encode(b, h, TAG_SAMPLE_SERIES);
+	if (f->nr_devs) {
+		off = tlv_begin(b, TAG_BLOCK_DEVS);
+		rb_u32(b, (uint32_t)f->nr_devs);
+		rb_u32(b, f->nr_devs < SAMPLE_DEVS ? f->nr_devs : SAMPLE_DEVS);
+		for (i = 0; i < f->nr_devs && i < SAMPLE_DEVS; i++)
+			rb_str(b, f->devs[i]);
+		tlv_end(b, off);
+	}
+	if (f->psi_absent[0])
+		tlv_str(b, TAG_PSI_ABSENT, f->psi_absent);
 	off = tlv_begin(b, TAG_INTERVAL);
 	rb_u64(b, h->interval_ns);
 	tlv_end(b, off);
@@ -326,6 +338,20 @@ static void get_probe(struct rcur *c, struct facts *f)
 	p->mode = probe_mode_from_name(p->mode_name);
 }
 
+/* the devices a per-device series' cells are, in order */
+static int get_devs(struct rcur *c, struct facts *f)
+{
+	uint32_t all = rc_u32(c), n = rc_u32(c), i;
+
+	if (c->bad || n > all || all > INT32_MAX)
+		return -EBADMSG;
+	f->nr_devs = (int)all;
+	/* a newer writer's devices past this build's cells are not read */
+	for (i = 0; i < n && i < SAMPLE_DEVS; i++)
+		rc_str(c, f->devs[i], sizeof(f->devs[i]));
+	return c->bad ? -EBADMSG : 0;
+}
+
 static int header_record(struct rcur *c, uint16_t tag, void *ctx)
 {
 	struct header_ctx *hc = ctx;
@@ -416,6 +442,11 @@ static int header_record(struct rcur *c, uint16_t tag, void *ctx)
 		return get_argv(c, &h->argc, &h->argv);
 	case TAG_SAMPLE_SERIES:
 		return rec_series_decode(c, h);
+	case TAG_BLOCK_DEVS:
+		return get_devs(c, f);
+	case TAG_PSI_ABSENT:
+		rc_str(c, f->psi_absent, sizeof(f->psi_absent));
+		break;
 	default:
 		/* a newer writer's fact: skip it */
 		break;

@@ -19,11 +19,17 @@
 #define SAMPLES_FIXED_LEN 12
 #define SERIES_NAME_LEN 64
 
-/* a series' shape: zones (0: machine-wide) and orders (0: none) */
-static void own_shape(const struct fig_desc *d, uint32_t *zones,
-		      uint32_t *orders)
+/*
+ * A series' shape: zones (0: machine-wide; a per-CPU or per-device
+ * series' CPUs or devices: the "zones" are the scope's instances) and
+ * orders (0: none). A per-CPU series keeps the CPUs the machine has.
+ */
+static void own_shape(const struct fig_desc *d, uint32_t nr_cpus,
+		      uint32_t *zones, uint32_t *orders)
 {
-	*zones = d->sample.scope == SCOPE_MACHINE ? 0 : SAMPLE_ZONES;
+	*zones = (uint32_t)sample_instances(d->sample.scope);
+	if (d->sample.scope == SCOPE_CPU && nr_cpus && nr_cpus < *zones)
+		*zones = nr_cpus;
 	*orders = d->sample.scope == SCOPE_ZONE_ORDER ? SAMPLE_ORDERS : 0;
 }
 
@@ -54,7 +60,7 @@ void rec_series_encode(struct rbuf *b, const struct rec_header *h, uint16_t tag)
 
 		if (d->type != FIG_SAMPLED || !h->f.sampled[i])
 			continue;
-		own_shape(d, &zones, &orders);
+		own_shape(d, h->dims.nr_cpus, &zones, &orders);
 		off = tlv_begin(b, tag);
 		rb_u32(b, d->sample.kind);
 		rb_u32(b, zones);
@@ -124,7 +130,7 @@ int rec_samples_encode(struct rbuf *b, const struct rec_writer *w, uint32_t seq,
 
 		if (d->type != FIG_SAMPLED || !w->series[i])
 			continue;
-		own_shape(d, &zones, &orders);
+		own_shape(d, w->dims.nr_cpus, &zones, &orders);
 		for (k = 0; k < shape_values(zones, orders); k++, n++) {
 			const struct sample_cell *c = samples_cell(
 				&s->smp, d, own_cell(k, zones, orders));
@@ -171,7 +177,8 @@ int rec_samples_decode(const unsigned char *p, size_t len,
 			int o = os ? (int)(k % os) : -1;
 
 			/* a newer writer's zones and orders past ours drop */
-			if (!d || v == REC_SAMPLE_ABSENT || z >= SAMPLE_ZONES ||
+			if (!d || v == REC_SAMPLE_ABSENT ||
+			    z >= sample_instances(d->sample.scope) ||
 			    o >= SAMPLE_ORDERS)
 				continue;
 			if (o < 0)

@@ -142,7 +142,24 @@ void json_facts(struct json_writer *w, const struct facts *f, int nr_cpus)
 	else
 		json_null(w, "percpu_pagelist_high_fraction");
 	json_u64(w, "run_cap_pages", f->run_cap_pages);
+	json_wall_sources(w, f);
 	json_zone_pagesets(w, "zones", &f->zones);
+}
+
+void json_wall_sources(struct json_writer *w, const struct facts *f)
+{
+	int i;
+
+	json_arr_begin(w, "block_devices");
+	for (i = 0; i < f->nr_devs && i < SAMPLE_DEVS; i++)
+		json_str(w, NULL, f->devs[i]);
+	json_arr_end(w);
+	json_int(w, "block_devices_unsampled",
+		 f->nr_devs > SAMPLE_DEVS ? f->nr_devs - SAMPLE_DEVS : 0);
+	if (f->psi_absent[0])
+		json_str(w, "pressure_absent", f->psi_absent);
+	else
+		json_null(w, "pressure_absent");
 }
 
 void json_zone_pagesets(struct json_writer *w, const char *key,

@@ -42,4 +42,10 @@ void json_self(struct json_writer *w, const struct self_cost *s);
  */
 void json_facts(struct json_writer *w, const struct facts *f, int nr_cpus);
 
+/*
+ * Where the wall-time figures were read: "block_devices", how many were
+ * left unsampled, and why /proc/pressure was not read (null: it was)
+ */
+void json_wall_sources(struct json_writer *w, const struct facts *f);
+
 #endif /* PCPTOP_JSON_FACTS_H */

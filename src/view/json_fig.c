@@ -212,7 +212,7 @@ static void json_orders(struct json_writer *w, const struct fig_desc *d,
 /*
  * A sampled figure: where it was read, its value (a counter's increase,
  * a gauge's level), a gauge's peak and mean over the span, a counter's
- * rate, and per zone its value.
+ * rate, and per zone (CPU, device) its value.
  */
 static void json_sampled(struct json_writer *w, const struct fig_desc *d,
 			 const struct facts *fa, const struct samples *s,
@@ -234,15 +234,22 @@ static void json_sampled(struct json_writer *w, const struct fig_desc *d,
 		json_double(w, "mean", sample_mean(c));
 	}
 	if (d->sample.scope != SCOPE_MACHINE) {
-		json_arr_begin(w, "zones");
-		for (z = 0; z < SAMPLE_ZONES; z++) {
+		/* "zones": [{"zone": ...}], "cpus": [{"cpu": ...}], "devices" */
+		const char *label = facts_instance_label(d->sample.scope);
+		char arr[16], name[FACTS_STR_LEN];
+
+		snprintf(arr, sizeof(arr), "%ss", label);
+		json_arr_begin(w, arr);
+		for (z = 0; z < sample_instances(d->sample.scope); z++) {
 			const struct sample_cell *zc =
 				samples_cell(s, d, sample_zone_cell(z));
 
 			if (!sample_present(zc))
 				continue;
+			facts_instance_name(fa, d->sample.scope, z, name,
+					    sizeof(name));
 			json_obj_begin(w, NULL);
-			json_str(w, "zone", facts_zone_name(fa, z));
+			json_str(w, label, name);
 			json_cell(w, "value", d, zc);
 			if (d->sample.scope == SCOPE_ZONE_ORDER)
 				json_orders(w, d, s, z);

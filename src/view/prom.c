@@ -16,6 +16,7 @@
 #include "hist.h"
 #include "outfile.h"
 #include "prom.h"
+#include "arrays.h"
 #include "units.h"
 
 #define PROM_PATH_MAX 4096
@@ -147,20 +148,42 @@ static unsigned long long hist_sum(int h, const struct figures *t)
 }
 
 /*
- * Base units again (promtool rejects "kibibytes"): a figure
- * /proc gives in KiB (pgpgin, pgpgout) goes out in bytes
+ * Base units again (promtool rejects "kibibytes"): a figure /proc gives
+ * in KiB (pgpgin, pgpgout) goes out in bytes, sectors in bytes, ms and us
+ * (/proc/stat, /sys/block, /proc/pressure) in seconds
  */
-static long long sampled_base_unit(const struct fig_desc *d,
-				   const struct sample_cell *c)
+static const struct {
+	const char *unit;
+	double mul;
+} base_units[] = {
+	{ "KiB", 1024.0 },
+	{ "sectors", 512.0 },
+	{ "ms", 1e-3 },
+	{ "us", 1e-6 },
+};
+
+static void put_sampled_value(FILE *f, const struct fig_desc *d,
+			      const struct sample_cell *c)
 {
 	long long v = sample_value(d, c);
+	size_t i;
 
-	return d->sample.unit && !strcmp(d->sample.unit, "KiB") ? v * 1024 : v;
+	for (i = 0; d->sample.unit && i < ARRAY_SIZE(base_units); i++) {
+		if (strcmp(d->sample.unit, base_units[i].unit))
+			continue;
+		if (base_units[i].mul >= 1.0)
+			fprintf(f, "%lld\n", v * (long long)base_units[i].mul);
+		else
+			fprintf(f, "%.6f\n", (double)v * base_units[i].mul);
+		return;
+	}
+	fprintf(f, "%lld\n", v);
 }
 
 /*
  * One sample of a per-zone figure: zone z (o < 0), or its order o; a
- * per-order figure gives its orders only (a zone's is their sum)
+ * per-order figure gives its orders only (a zone's is their sum). A
+ * per-CPU or per-device figure's instance z, labelled cpu or device.
  */
 static void zone_sample(FILE *f, const struct fig_desc *d,
 			const struct facts *fa, const struct samples *s,
@@ -168,6 +191,7 @@ static void zone_sample(FILE *f, const struct fig_desc *d,
 {
 	bool counter = d->sample.kind == SAMPLE_COUNTER;
 	const struct sample_cell *c;
+	char inst[FACTS_STR_LEN];
 
 	if ((o >= 0) != (d->sample.scope == SCOPE_ZONE_ORDER))
 		return;
@@ -175,18 +199,22 @@ static void zone_sample(FILE *f, const struct fig_desc *d,
 			 o < 0 ? sample_zone_cell(z) : sample_order_cell(z, o));
 	if (!sample_present(c))
 		return;
-	fprintf(f, "%s{zone=\"", name);
-	put_label(f, facts_zone_name(fa, z));
+	facts_instance_name(fa, d->sample.scope, z, inst, sizeof(inst));
+	/* node_exporter's convention: cpu="0", not "cpu0" */
+	fprintf(f, "%s{%s=\"", name, facts_instance_label(d->sample.scope));
+	put_label(f, d->sample.scope == SCOPE_CPU ?
+			     inst + strlen(facts_instance_label(SCOPE_CPU)) :
+			     inst);
 	if (o >= 0)
 		fprintf(f, "\",order=\"%d", o);
-	fprintf(f, counter ? "\",estimated=\"false\"} %lld\n" : "\"} %lld\n",
-		sampled_base_unit(d, c));
+	fputs(counter ? "\",estimated=\"false\"} " : "\"} ", f);
+	put_sampled_value(f, d, c);
 }
 
 /*
  * A sampled figure: a counter's total since start (prom_total), or a
- * gauge's last level (prom_gauge), with a zone label per zone (and an
- * order label per order).
+ * gauge's last level (prom_gauge), with a zone (cpu, device) label per
+ * instance (and an order label per order).
  */
 static void write_sampled(FILE *f, const struct fig_desc *d,
 			  const struct facts *fa, const struct samples *s)
@@ -204,13 +232,11 @@ static void write_sampled(FILE *f, const struct fig_desc *d,
 		c = samples_cell(s, d, 0);
 		if (!sample_present(c))
 			return;
-		fprintf(f,
-			counter ? "%s{estimated=\"false\"} %lld\n" :
-				  "%s %lld\n",
-			name, sampled_base_unit(d, c));
+		fprintf(f, counter ? "%s{estimated=\"false\"} " : "%s ", name);
+		put_sampled_value(f, d, c);
 		return;
 	}
-	for (z = 0; z < SAMPLE_ZONES; z++)
+	for (z = 0; z < sample_instances(d->sample.scope); z++)
 		for (o = -1; o < SAMPLE_ORDERS; o++)
 			zone_sample(f, d, fa, s, name, z, o);
 }

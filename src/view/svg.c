@@ -28,8 +28,11 @@
 #define MAX_LINE_POINTS 1100
 #define KILO 1024.0
 
-static const char *const colors[] = { "#1f77b4", "#ff7f0e", "#2ca02c",
-				      "#d62728" };
+/* the first eight of matplotlib's tab10 */
+static const char *const colors[SVG_MAX_LINES] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
+	"#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+};
 
 void html_esc(FILE *f, const char *s)
 {
@@ -151,7 +154,7 @@ static void y_axis(FILE *f, int w, int h, double ymax, const char *label)
  */
 static const char *series_color(int k, int n, bool dashed_second_half)
 {
-	return colors[(dashed_second_half ? k % (n / 2) : k) % 4];
+	return colors[(dashed_second_half ? k % (n / 2) : k) % SVG_MAX_LINES];
 }
 
 static void legend(FILE *f, int w, const char *const *names, int n,
@@ -218,9 +221,9 @@ void svg_bars(FILE *f, const char *title, const char *unit,
 			fmt_pow2(hi, sizeof(hi), hist_slot_hi(i) + 1);
 			fprintf(f,
 				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s: %s..%s %s: %llu</title></rect>\n",
-				x, BAR_H - PAD_B - bh, bw, bh, colors[k % 4],
-				names[k], lo, hi, unit,
-				(unsigned long long)hs[k]->slots[i]);
+				x, BAR_H - PAD_B - bh, bw, bh,
+				colors[k % SVG_MAX_LINES], names[k], lo, hi,
+				unit, (unsigned long long)hs[k]->slots[i]);
 		}
 		if (nb > MAX_X_LABELS && (i - first) % 2)
 			continue;
@@ -245,12 +248,14 @@ void svg_lines_x(FILE *f, const char *title, const char *xlabel,
 		 const char *ylabel, const struct svg_series *sr, int n,
 		 bool dashed_second_half)
 {
-	const char *names[4];
+	const char *names[SVG_MAX_LINES];
 	double xmax = 0, ymax = 0, pw = LINE_W - PAD_L - PAD_R;
 	double ph = LINE_H - PAD_T - PAD_B;
 	char num[NUM_LEN];
 	int k, i, j, step;
 
+	if (n > SVG_MAX_LINES)
+		n = SVG_MAX_LINES;
 	for (k = 0; k < n; k++) {
 		names[k] = sr[k].name;
 		for (i = 0; i < sr[k].n; i++) {

@@ -19,6 +19,9 @@ void svg_bars(FILE *f, const char *title, const char *unit,
 	      const struct figure_hist *const *hs, const char *const *names,
 	      int n);
 
+/* lines (or bars) a chart draws: one colour each; more are left out */
+#define SVG_MAX_LINES 8
+
 struct svg_series {
 	const char *name;
 	int n;

@@ -220,22 +220,25 @@ static void orders(FILE *out, const struct fig_desc *d, const struct samples *s,
 }
 
 /*
- * " (DMA 0, Normal 60568)": a per-zone figure's zones, last values, and
- * a per-order one's orders
+ * " (DMA 0, Normal 60568)": a per-zone figure's zones (a per-CPU one's
+ * CPUs, a per-device one's devices), last values, and a per-order one's
+ * orders
  */
 static void zones(FILE *out, const struct facts *fa, const struct fig_desc *d,
 		  const struct samples *s)
 {
 	int z, n = 0;
+	char name[FACTS_STR_LEN];
 
-	for (z = 0; d->sample.scope != SCOPE_MACHINE && z < SAMPLE_ZONES; z++) {
+	for (z = 0; z < sample_instances(d->sample.scope); z++) {
 		const struct sample_cell *c =
 			samples_cell(s, d, sample_zone_cell(z));
 
 		if (!sample_present(c))
 			continue;
-		fprintf(out, "%s%s %lld", n++ ? ", " : " (",
-			facts_zone_name(fa, z), (long long)sample_value(d, c));
+		facts_instance_name(fa, d->sample.scope, z, name, sizeof(name));
+		fprintf(out, "%s%s %lld", n++ ? ", " : " (", name,
+			(long long)sample_value(d, c));
 		if (d->sample.scope == SCOPE_ZONE_ORDER)
 			orders(out, d, s, z);
 	}

@@ -72,6 +72,9 @@ void synth_facts(struct facts *f, enum probe_mode mode, bool cross_check)
 	f->cross_check = cross_check;
 	for (id = 0; id < nr_figs && id < FIGTAB_MAX; id++)
 		f->sampled[id] = fig_table[id].type == FIG_SAMPLED;
+	f->nr_devs = 2;
+	snprintf(f->devs[0], sizeof(f->devs[0]), "vda");
+	snprintf(f->devs[1], sizeof(f->devs[1]), "vdb");
 }
 
 void synth_samples(struct samples *s, unsigned int seed)
@@ -87,7 +90,12 @@ void synth_samples(struct samples *s, unsigned int seed)
 			continue;
 		if (d->sample.scope == SCOPE_MACHINE)
 			samples_set(s, d, -1, v);
-		for (z = 0; d->sample.scope == SCOPE_ZONE && z < 2; z++)
+		/* zones, CPUs and devices 0 and 1 */
+		for (z = 0; (d->sample.scope == SCOPE_ZONE ||
+			     d->sample.scope == SCOPE_CPU ||
+			     d->sample.scope == SCOPE_DEV) &&
+			    z < 2;
+		     z++)
 			samples_set(s, d, z, v + z + 1);
 		/* orders 0..2 of zones 0 and 1 */
 		for (z = 0; d->sample.scope == SCOPE_ZONE_ORDER && z < 2; z++)

@@ -83,7 +83,14 @@ static void test_figures_refer_to_real_counters(void)
 			      (d->sample.src == SRC_BUDDYINFO));
 			CHECK(d->sample.scope != SCOPE_MACHINE ||
 			      d->sample.src == SRC_VMSTAT ||
-			      d->sample.src == SRC_PROG);
+			      d->sample.src == SRC_PROG ||
+			      d->sample.src == SRC_PSI ||
+			      d->sample.src == SRC_STAT);
+			CHECK((d->sample.scope == SCOPE_CPU) ==
+			      (d->sample.src == SRC_STAT &&
+			       d->sample.kind == SAMPLE_COUNTER));
+			CHECK((d->sample.scope == SCOPE_DEV) ==
+			      (d->sample.src == SRC_BLOCK));
 			CHECK(!(d->flags & ~FIG_TL_VALUE));
 			continue;
 		}
