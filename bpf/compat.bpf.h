@@ -379,4 +379,51 @@ static __always_inline int compat_page_zone(const struct page *page, __u32 bits,
 	return compat_flags_zone(compat_page_flags(page), bits, nid);
 }
 
+/*
+ * writeback:balance_dirty_pages took the throttle control's numbers one
+ * by one (12 arguments: wb, thresh, bg_thresh, dirty, bdi_thresh,
+ * bdi_dirty, dirty_ratelimit, task_ratelimit, dirtied, period, pause,
+ * start_time) until it took the struct dirty_throttle_control itself (8:
+ * wb, dtc, dirty_ratelimit, task_ratelimit, dirtied, period, pause,
+ * start_time). pause is the second to last in both. COMMIT_TBD
+ */
+#define COMPAT_DIRTY_TP_NARGS_OLD 12
+#define COMPAT_DIRTY_TP_NARGS_NEW 8
+
+/*
+ * reclaim_throttle()'s reason, enum vmscan_throttle_state (v5.16,
+ * commit 8cd7c588decf "mm/vmscan: throttle reclaim until some writeback
+ * completes if congested"), as pcptop's slot: the values through CO-RE,
+ * as the enum may grow or be reordered.
+ */
+enum vmscan_throttle_state___pcptop {
+	VMSCAN_THROTTLE_WRITEBACK___pcptop,
+	VMSCAN_THROTTLE_ISOLATED___pcptop,
+	VMSCAN_THROTTLE_NOPROGRESS___pcptop,
+	VMSCAN_THROTTLE_CONGESTED___pcptop,
+};
+
+static __always_inline int compat_throttle_reason_slot(int reason)
+{
+	if (reason == bpf_core_enum_value(enum vmscan_throttle_state___pcptop,
+					  VMSCAN_THROTTLE_WRITEBACK___pcptop))
+		return WAIT_THROTTLE_WRITEBACK;
+	if (reason == bpf_core_enum_value(enum vmscan_throttle_state___pcptop,
+					  VMSCAN_THROTTLE_ISOLATED___pcptop))
+		return WAIT_THROTTLE_ISOLATED;
+	if (reason == bpf_core_enum_value(enum vmscan_throttle_state___pcptop,
+					  VMSCAN_THROTTLE_NOPROGRESS___pcptop))
+		return WAIT_THROTTLE_NOPROGRESS;
+	return WAIT_THROTTLE_CONGESTED;
+}
+
+/*
+ * A request's operation: the low bits of cmd_flags (REQ_OP_MASK of
+ * include/linux/blk_types.h; REQ_OP_READ 0 and REQ_OP_WRITE 1 since
+ * v4.10's req_op split, and the mask 8 bits since v5.x). COMMIT_TBD
+ */
+#define COMPAT_REQ_OP_MASK 0xff
+#define COMPAT_REQ_OP_READ 0
+#define COMPAT_REQ_OP_WRITE 1
+
 #endif /* PCPTOP_COMPAT_BPF_H */

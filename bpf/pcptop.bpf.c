@@ -39,6 +39,11 @@
  * fx_compact              try_to_compact_pages          compact      fentry
  * kr_compact              try_to_compact_pages          compact      kprobe
  * tp_compact_end          mm_compaction_end             compact      tracepoint
+ * tp_dirty                balance_dirty_pages           waits        tracepoint
+ * tp_switch               sched_switch                  waits        tracepoint
+ * tp_throttled            mm_vmscan_throttled           throttle     tracepoint
+ * tp_rq_issue             block_rq_issue                block        tracepoint
+ * tp_rq_complete          block_rq_complete             block        tracepoint
  * read_kvar               none: BPF_PROG_TEST_RUN       -            (4)
  *
  * (1) --cross-check, beside a fentry or kprobe bulk_free
@@ -63,7 +68,8 @@
  * each probed function's handlers and their fentry and kprobe programs,
  * inside.bpf.h (interrupts and lock waits inside a call), tpmode.bpf.h
  * (tracepoint mode's estimates, each bulk-freed page's order), stall.bpf.h
- * (direct reclaim and compaction stalls).
+ * (direct reclaim and compaction stalls), waits.bpf.h (what costs wall
+ * time and no CPU: throttles, block requests, the idle split).
  * Kernel-version quirks live in compat.bpf.h.
  */
 #include "vmlinux.h"
@@ -605,6 +611,8 @@ int BPF_KRETPROBE(kr_commit)
 #include "tpmode.bpf.h"
 
 #include "stall.bpf.h"
+
+#include "waits.bpf.h"
 
 /* BPF_PROG_TEST_RUN target: reads the CIP patch's static variable */
 SEC("raw_tp")

@@ -60,6 +60,13 @@ enum pcptop_hist {
 	 */
 	HIST_FLUSH_PAGES, /* pages per flush */
 	HIST_FLUSH_CALLS, /* free_pcppages_bulk calls per flush */
+	/* wall time without CPU (bpf/waits.bpf.h) */
+	HIST_DIRTY_SLEEP_NS, /* a writer's throttle sleep, as slept */
+	HIST_THROTTLE_NS, /* a reclaim_throttle() sleep, usec_delayed */
+	HIST_BLK_READ_SECTORS, /* a read request's size */
+	HIST_BLK_WRITE_SECTORS,
+	HIST_BLK_READ_NS, /* a read request, issue to complete */
+	HIST_BLK_WRITE_NS,
 	NR_PCPTOP_HISTS,
 };
 
@@ -126,6 +133,37 @@ enum pcptop_counter {
 	CNT_FLUSHES,
 	CNT_FLUSH_PAGES,
 	CNT_FLUSH_CALLS,
+	/*
+	 * Wall time without CPU (bpf/waits.bpf.h), at PCPTOP_ZONE_UNKNOWN:
+	 * writers' throttle sleeps (balance_dirty_pages), those events that
+	 * did not sleep, and the sleeps' time as slept and as planned
+	 */
+	CNT_DIRTY_SLEEPS,
+	CNT_DIRTY_NO_SLEEP,
+	CNT_DIRTY_SLEPT_NS,
+	CNT_DIRTY_PLANNED_NS,
+	/* reclaim_throttle() sleeps by reason (WAIT_THROTTLE_*), then time */
+	CNT_THROTTLE_WRITEBACK,
+	CNT_THROTTLE_ISOLATED,
+	CNT_THROTTLE_NOPROGRESS,
+	CNT_THROTTLE_CONGESTED,
+	CNT_THROTTLE_WRITEBACK_NS,
+	CNT_THROTTLE_ISOLATED_NS,
+	CNT_THROTTLE_NOPROGRESS_NS,
+	CNT_THROTTLE_CONGESTED_NS,
+	CNT_THROTTLE_NS,
+	/* block requests completed, by direction: read, then write */
+	CNT_BLK_READS,
+	CNT_BLK_WRITES,
+	CNT_BLK_READ_SECTORS,
+	CNT_BLK_WRITE_SECTORS,
+	CNT_BLK_READ_NS,
+	CNT_BLK_WRITE_NS,
+	CNT_BLK_OTHER, /* flushes, discards, ...: counted, not sized */
+	/* each CPU's idle time, by the wait pending while it was idle */
+	CNT_IDLE_DIRTY_NS,
+	CNT_IDLE_BLOCK_NS,
+	CNT_IDLE_REST_NS,
 	NR_PCPTOP_COUNTERS,
 };
 
@@ -201,6 +239,25 @@ enum pcptop_drain_caller {
 
 _Static_assert(CNT_DRAIN_BY_OTHER - CNT_DRAIN_BY_RECLAIM == DRAIN_BY_OTHER,
 	       "a drain caller's counter is CNT_DRAIN_BY_RECLAIM + caller");
+
+/* reclaim_throttle()'s reasons, as enum vmscan_throttle_state orders them */
+enum pcptop_throttle_reason {
+	WAIT_THROTTLE_WRITEBACK,
+	WAIT_THROTTLE_ISOLATED,
+	WAIT_THROTTLE_NOPROGRESS,
+	WAIT_THROTTLE_CONGESTED,
+	NR_WAIT_THROTTLE_REASONS,
+};
+
+_Static_assert(CNT_THROTTLE_CONGESTED - CNT_THROTTLE_WRITEBACK ==
+			       WAIT_THROTTLE_CONGESTED &&
+		       CNT_THROTTLE_CONGESTED_NS - CNT_THROTTLE_WRITEBACK_NS ==
+			       WAIT_THROTTLE_CONGESTED,
+	       "a throttle reason's counters are CNT_THROTTLE_*(_NS) + reason");
+_Static_assert(CNT_BLK_WRITES == CNT_BLK_READS + 1 &&
+		       CNT_BLK_WRITE_SECTORS == CNT_BLK_READ_SECTORS + 1 &&
+		       CNT_BLK_WRITE_NS == CNT_BLK_READ_NS + 1,
+	       "a block counter's write twin follows its read one");
 
 /* a function's text, [lo, hi), whose frames name a drain's caller */
 struct pcptop_caller_range {

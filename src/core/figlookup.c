@@ -66,6 +66,24 @@ int fig_split_slot(const struct fig_desc *d, int k)
 	return -1;
 }
 
+const char *fig_batch_unit(const struct fig_desc *d)
+{
+	return d->unit ? d->unit : "pages";
+}
+
+const char *fig_pages_key(const struct fig_desc *d)
+{
+	return d->pages_key ? d->pages_key : "pages";
+}
+
+bool fig_is_wall(const struct fig_desc *d)
+{
+	if (d->type == FIG_SAMPLED)
+		return d->sample.src == SRC_STAT || d->sample.src == SRC_PSI ||
+		       d->sample.src == SRC_BLOCK;
+	return d->flags & FIG_WALL;
+}
+
 int sample_instances(enum sample_scope scope)
 {
 	switch (scope) {

@@ -127,6 +127,12 @@ enum live_place {
  * CPU's time, e.g. interrupts off
  */
 #define FIG_PER_S 0x400
+/*
+ * a wall-time figure (bpf/waits.bpf.h): diff's opening budget speaks for
+ * it, not its ranking of the allocator's costs; the sampled rows of
+ * /proc/stat, /proc/pressure and /sys/block are such figures too
+ */
+#define FIG_WALL 0x800
 
 /* an average of two counters a figure also reports, e.g. high before decay */
 struct fig_ratio {
@@ -298,6 +304,15 @@ const char *counter_key(int counter);
 int counter_find(const char *key);
 int hist_find(const char *key);
 const struct fig_desc *fig_find(const char *key);
+
+/*
+ * What a FIG_BATCH figure's pages are ("pages"; "sectors" for block
+ * requests: .unit), and its key in JSON and diff (.pages_key, "pages")
+ */
+const char *fig_batch_unit(const struct fig_desc *d);
+const char *fig_pages_key(const struct fig_desc *d);
+/* FIG_WALL, or sampled from a wall-time source */
+bool fig_is_wall(const struct fig_desc *d);
 
 /* whether a figure or histogram is measured in this probe mode */
 bool fig_measured(const struct fig_desc *d, enum probe_mode mode);

@@ -103,6 +103,21 @@
 #define QUIRK_COMPACT_TP_NARGS 1
 
 /*
+ * The wait probes (bpf/waits.bpf.h): sched:sched_switch(preempt, prev,
+ * next, prev_state), whose fourth argument the writers' sleeps need
+ * (v5.18, commit fa2c3254d7cf "sched/tracing: Don't re-read p->state when
+ * emitting sched_switch event"); balance_dirty_pages has 8 or 12
+ * (bpf/compat.bpf.h), both more. vmscan:mm_vmscan_throttled(nid,
+ * usec_timeout, usec_delayed, reason), v5.16. block:block_rq_issue(rq) and
+ * block_rq_complete(rq, error, nr_bytes): the request first since v5.11
+ * (commit a54895fa057c "block: remove the request_queue to argument
+ * request based tracepoints"), before pcptop's oldest kernel.
+ */
+#define QUIRK_WAITS_TP_NARGS 4
+#define QUIRK_THROTTLE_TP_NARGS 4
+#define QUIRK_BLOCK_TP_NARGS 1
+
+/*
  * Who asked for a drain (bpf/caller.bpf.h): a return address inside one of
  * these functions, the innermost such frame of drain_pages_zone()'s stack.
  * Every caller of drain_all_pages(), __drain_all_pages(), drain_pages()

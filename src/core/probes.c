@@ -87,6 +87,35 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		 */
 		.fn_entry_tp = true,
 	},
+	[PROBE_WAITS] = {
+		.name = "waits",
+		/*
+		 * sched_switch ends a writer's sleep and books each CPU's
+		 * idle periods: a program on every context switch, which
+		 * returns at once unless a CPU goes idle or comes back, or a
+		 * writer is asleep (docs/PERFORMANCE.md, "Wall time")
+		 */
+		.tp = "balance_dirty_pages",
+		.tp_exit = "sched_switch",
+		.tp_nargs = QUIRK_WAITS_TP_NARGS, .tp_cat = "writeback",
+		.tp_note = "writers' throttle sleeps, tracepoint to switch back in; each CPU's idle time by the wait pending",
+		.heuristic_on = -1,
+	},
+	[PROBE_THROTTLE] = {
+		.name = "throttle",
+		.tp = "mm_vmscan_throttled",
+		.tp_nargs = QUIRK_THROTTLE_TP_NARGS, .tp_cat = "vmscan",
+		.tp_note = "reclaim_throttle() sleeps by reason, the kernel's usec_delayed",
+		.heuristic_on = -1,
+	},
+	[PROBE_BLOCK] = {
+		.name = "block",
+		.tp = "block_rq_issue",
+		.tp_exit = "block_rq_complete",
+		.tp_nargs = QUIRK_BLOCK_TP_NARGS, .tp_cat = "block",
+		.tp_note = "block requests by direction, issue to first complete",
+		.heuristic_on = -1,
+	},
 	[PROBE_IRQ_TIME] = {
 		.name = "irq_time",
 		.support = true,

@@ -21,6 +21,10 @@ enum probe_id {
 	PROBE_FREE, /* the pcp free entry point: latency (--latency) */
 	PROBE_RECLAIM, /* direct reclaim stalls: vmscan tracepoints only */
 	PROBE_COMPACT, /* direct compaction stalls: try_to_compact_pages */
+	/* wall time without CPU (bpf/waits.bpf.h): tracepoints only */
+	PROBE_WAITS, /* writers' throttle sleeps and each CPU's idle split */
+	PROBE_THROTTLE, /* reclaim_throttle() sleeps */
+	PROBE_BLOCK, /* block requests, issue to complete */
 	/* support: tracepoints timing what runs inside the calls above */
 	PROBE_IRQ_TIME, /* irq_handler_entry/exit */
 	PROBE_SOFTIRQ_TIME, /* softirq_entry/exit */

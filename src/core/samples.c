@@ -63,6 +63,14 @@ void samples_set(struct samples *s, const struct fig_desc *d, int zone,
 		reading(c, v);
 }
 
+void samples_set_sum(struct samples *s, const struct fig_desc *d, int64_t v)
+{
+	struct sample_cell *c = cell_of(s, d, 0);
+
+	if (c)
+		reading(c, v);
+}
+
 void samples_set_order(struct samples *s, const struct fig_desc *d, int zone,
 		       int order, int64_t v)
 {

@@ -45,6 +45,11 @@ void samples_set(struct samples *s, const struct fig_desc *d, int zone,
 void samples_set_order(struct samples *s, const struct fig_desc *d, int zone,
 		       int order, int64_t v);
 void samples_sum_zones(struct samples *s);
+/*
+ * Cell 0 alone, whatever d's scope: what a recording's timeline keeps of
+ * an interval (samples_sum_zones() would recompute it from the others)
+ */
+void samples_set_sum(struct samples *s, const struct fig_desc *d, int64_t v);
 /* dst += src: a run's cells from its intervals' */
 void samples_add(struct samples *dst, const struct samples *src);
 

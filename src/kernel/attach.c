@@ -254,13 +254,16 @@ static void size_call_maps(struct pcptop_bpf *skel, bool latency,
 }
 
 /* the BPF settings the plan's function probes switch on (their knob) */
-static void set_knobs(struct pcptop_bpf *skel,
+static void set_knobs(struct pcptop_bpf *skel, const struct kernel_facts *kf,
 		      const struct probe_state probes[NR_PROBES])
 {
 	int id;
 
 	skel->rodata->latency_on = false;
 	skel->rodata->free_high_exact = false;
+	/* balance_dirty_pages' shape: where its pause is (compat.bpf.h) */
+	if (kf->tp_nargs[PROBE_WAITS] > 0)
+		skel->rodata->dirty_tp_nargs = kf->tp_nargs[PROBE_WAITS];
 	for (id = 0; id < NR_PROBES; id++) {
 		if (!probe_mode_fn(probes[id].mode))
 			continue;
@@ -331,7 +334,7 @@ static int load_plan(struct attach *a, const struct kernel_facts *kf,
 	a->skel->rodata->nr_caller_ranges = kf->nr_callers;
 	a->skel->rodata->flush_chunked = kf->shape.flush_chunked;
 	a->skel->rodata->free_high_rule_set = kf->shape.free_high_rule;
-	set_knobs(a->skel, a->probes);
+	set_knobs(a->skel, kf, a->probes);
 	size_call_maps(a->skel, a->skel->rodata->latency_on,
 		       kf->shape.flush_chunked &&
 			       !a->skel->rodata->free_high_exact);

@@ -61,6 +61,17 @@ const struct probe_progs probe_progs[NR_PROBES] = {
 		TP_PROGS(tp_compact_try),
 		TP_EXIT_PROGS(tp_compact_end),
 	} },
+	[PROBE_WAITS] = { {
+		TP_PROGS(tp_dirty),
+		TP_EXIT_PROGS(tp_switch),
+	} },
+	[PROBE_THROTTLE] = { {
+		TP_PROGS(tp_throttled),
+	} },
+	[PROBE_BLOCK] = { {
+		TP_PROGS(tp_rq_issue),
+		TP_EXIT_PROGS(tp_rq_complete),
+	} },
 	[PROBE_IRQ_TIME] = { {
 		TP_PROGS(tp_irq_entry),
 		TP_EXIT_PROGS(tp_irq_exit),

@@ -8,6 +8,7 @@
  * pane shows over every CPU and zone.
  */
 #include <string.h>
+#include "budget_text.h"
 #include "figures.h"
 #include "units.h"
 #include "samples.h"
@@ -50,6 +51,26 @@ static void value_text(char *buf, int width, const struct top_data *d,
 		top_fmt_num(buf, width, (double)sample_value(fd, sc));
 }
 
+/*
+ * The interval's wall-time budget a second, first on the system line:
+ * "busy 7% iowait 88% throttled 34% stalled 0%" of the CPUs' time
+ */
+static size_t budget_words(char *buf, size_t len, const struct top_ctx *c,
+			   const struct top_data *d)
+{
+	static struct figures all;
+	struct time_budget b;
+
+	if (d->secs <= 0)
+		return 0;
+	figures_compute(d->snap, SNAP_ALL, SNAP_ALL, &all);
+	budget_compute(c->facts, &all, &d->snap->smp, d->secs, &b);
+	if (!b.have_cpu)
+		return 0;
+	text_budget_line(buf, len, &b);
+	return strlen(buf);
+}
+
 void top_system_line(struct top_frame *f, const struct top_ctx *c,
 		     const struct top_data *d)
 {
@@ -59,6 +80,7 @@ void top_system_line(struct top_frame *f, const struct top_ctx *c,
 
 	if (!any_placed(c, LIVE_HEADER))
 		return;
+	n = budget_words(buf, sizeof(buf), c, d);
 	for (i = 0; i < nr_figs && n < sizeof(buf); i++) {
 		const struct fig_desc *fd = &fig_table[i];
 

@@ -35,4 +35,17 @@ void explain_value(char *buf, size_t len, double v, const char *unit,
 /* the paragraph, one string */
 void explain_paragraph(const struct cmp_result *r, char *buf, size_t len);
 
+/*
+ * What diff opens with (explain_wall.c): one sentence, what happened to
+ * elapsed time (the command's, else the recording's) and its largest
+ * measured part; or that it did not move, before anything else
+ */
+void explain_headline(const struct cmp_result *r, char *buf, size_t len);
+/*
+ * That sentence, then the wall-time budget's parts that moved beyond
+ * their spread, largest first, how B's waiting split, the named waits
+ * inside the parts that moved, and the block requests that moved
+ */
+void explain_wall(const struct cmp_result *r, char *buf, size_t len);
+
 #endif /* PCPTOP_EXPLAIN_H */

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "budget_run.h"
 #include "hist.h"
 #include "metrics.h"
 #include "units.h"
@@ -122,13 +123,13 @@ static void batch_metrics(const struct rec_summary *s, const struct fig_desc *d,
 	put_iv(o, d->key, d->events_key, "", shown_or_nan(on, fig_events(d, t)),
 	       COST_EVENTS, &pv, false, 1);
 	pv.counter = d->pages;
-	put_iv(o, d->key, "pages", "pages", shown_or_nan(on, fig_pages(d, t)),
-	       COST_PAGES, &pv, false, 1);
+	put_iv(o, d->key, fig_pages_key(d), fig_batch_unit(d),
+	       shown_or_nan(on, fig_pages(d, t)), COST_PAGES, &pv, false, 1);
 	pv.over = d->events;
-	put_iv(o, d->key, "avg", "pages", shown_or_nan(on, fig_avg(d, t)),
-	       COST_SHAPE, &pv, true, 1);
-	put(o, d->key, "max", "pages", shown_or_nan(on, fig_max(d, t)),
-	    COST_SHAPE);
+	put_iv(o, d->key, "avg", fig_batch_unit(d),
+	       shown_or_nan(on, fig_avg(d, t)), COST_SHAPE, &pv, true, 1);
+	put(o, d->key, "max", fig_batch_unit(d),
+	    shown_or_nan(on, fig_max(d, t)), COST_SHAPE);
 	/*
 	 * bulk calls per flush: 1 up to 6.18, about 32 on 7.x at scale 5,
 	 * where the flush's pages stay alike (a 6.12 against a 7.3 run)
@@ -234,6 +235,7 @@ static void fig_metrics(const struct rec_summary *s, const struct fig_desc *d,
 	const struct figures *t = &s->total;
 	struct per_iv pv = { s, d, d->total, -1, -1, -1 };
 	bool on = facts_fig_shown(&s->h.f, d);
+	int first = o->n, k;
 
 	switch (d->type) {
 	case FIG_BATCH:
@@ -256,6 +258,9 @@ static void fig_metrics(const struct rec_summary *s, const struct fig_desc *d,
 		split_metrics(s, d, on, o);
 		break;
 	}
+	/* diff's opening words speak for the wall-time figures */
+	for (k = first; fig_is_wall(d) && k < o->n; k++)
+		o->m[k].cost = COST_NONE;
 }
 
 /* --latency: what every allocation and free took, and by path */
@@ -327,6 +332,26 @@ static void lock_metrics(const struct rec_summary *s,
 	       COST_EVENTS, &pv, false, 1);
 }
 
+/*
+ * The wall-time budget's parts (budget_run.h): the words diff opens with
+ * read them, so they are not ranked among the costs (COST_NONE); each has
+ * its spread from the intervals
+ */
+static void budget_metrics(const struct rec_summary *s, struct out *o)
+{
+	double v[NR_BUDGET_METRICS], se[NR_BUDGET_METRICS];
+	struct rec_metric *m;
+	int k, err;
+
+	err = rec_budget_metrics(s, v, se);
+	for (k = 0; k < NR_BUDGET_METRICS; k++) {
+		m = put(o, budget_metric_key(k), NULL, "s", err ? NAN : v[k],
+			COST_NONE);
+		if (m && !err)
+			m->se = se[k];
+	}
+}
+
 void metric_set_add(struct metric_set *set, const struct rec_summary *s)
 {
 	int i, d;
@@ -359,6 +384,7 @@ int rec_metrics(const struct rec_summary *s, const struct metric_set *set,
 			fig_metrics(s, &fig_table[i], &o);
 	lock_metrics(s, set, &o);
 	lat_metrics(s, set, &o);
+	budget_metrics(s, &o);
 	return o.n;
 }
 

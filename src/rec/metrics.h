@@ -38,7 +38,7 @@ struct rec_metric {
 	double ns_per_unit; /* COST_TIME: v in ns is v * this */
 };
 
-#define REC_MAX_METRICS 256
+#define REC_MAX_METRICS 512
 
 /* which figures a list carries: what any of the recordings measured */
 struct metric_set {

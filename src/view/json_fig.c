@@ -140,7 +140,7 @@ static void json_bpf_figure(struct json_writer *w, const struct facts *fa,
 	switch (d->type) {
 	case FIG_BATCH:
 		json_u64(w, d->events_key, fig_events(d, f));
-		json_u64(w, "pages", fig_pages(d, f));
+		json_u64(w, fig_pages_key(d), fig_pages(d, f));
 		json_u64(w, "max", fig_max(d, f));
 		json_double(w, "avg", fig_avg(d, f));
 		if (secs > 0)

@@ -241,7 +241,10 @@ static void write_sampled(FILE *f, const struct fig_desc *d,
 			zone_sample(f, d, fa, s, name, z, o);
 }
 
-/* a split: one counter, a line a part, the part's key its label */
+/*
+ * a split: one counter, a line a part, the part's key its label; a split
+ * of nanoseconds named in seconds in seconds
+ */
 static void write_split(FILE *f, const struct fig_desc *d,
 			const struct facts *fa, const struct figures *t)
 {
@@ -254,9 +257,15 @@ static void write_split(FILE *f, const struct fig_desc *d,
 	for (k = 0; k < fig_nr_parts(d); k++) {
 		fprintf(f, "%s{%s=\"", d->prom_total, d->part_label);
 		put_label(f, d->parts[k].key);
-		fprintf(f, "\",estimated=\"%s\"} %llu\n",
-			est ? "true" : "false",
-			(unsigned long long)fig_part(d, k, t));
+		if (in_seconds(d->prom_total))
+			fprintf(f, "\",estimated=\"%s\"} %.9f\n",
+				est ? "true" : "false",
+				prom_value(d->prom_total,
+					   (double)fig_part(d, k, t)));
+		else
+			fprintf(f, "\",estimated=\"%s\"} %llu\n",
+				est ? "true" : "false",
+				(unsigned long long)fig_part(d, k, t));
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "budget_html.h"
 #include "hist.h"
 #include "report_view.h"
 #include "explain.h"
@@ -191,6 +192,7 @@ static void splits_table(FILE *f, const struct rec_summary *s)
 
 static void totals_table(FILE *f, const struct rec_summary *s)
 {
+	const char *unit;
 	const struct figures *t = &s->total;
 	double secs = s->recorded_s > 0 ? s->recorded_s : 1;
 	int i;
@@ -202,13 +204,16 @@ static void totals_table(FILE *f, const struct rec_summary *s)
 
 		if (d->type != FIG_BATCH || !facts_fig_shown(&s->h.f, d))
 			continue;
+		/* a figure of other units than calls and pages says so */
+		unit = strcmp(fig_batch_unit(d), "pages") ? fig_batch_unit(d) :
+							    NULL;
 		fprintf(f,
-			"<tr><th>%s</th><td>%llu%s</td><td>%llu</td><td>%.1f</td><td>%.1f</td><td>%llu</td></tr>\n",
+			"<tr><th>%s</th><td>%llu%s</td><td>%llu%s%s</td><td>%.1f</td><td>%.1f</td><td>%llu</td></tr>\n",
 			d->key, (unsigned long long)fig_events(d, t),
 			rec_events_estimated(s, d) ? " ~" : "",
-			(unsigned long long)fig_pages(d, t),
-			(double)fig_events(d, t) / secs, fig_avg(d, t),
-			(unsigned long long)fig_max(d, t));
+			(unsigned long long)fig_pages(d, t), unit ? " " : "",
+			unit ? unit : "", (double)fig_events(d, t) / secs,
+			fig_avg(d, t), (unsigned long long)fig_max(d, t));
 	}
 	fputs("</table>\n", f);
 	for (i = 0; i < nr_figs; i++) {
@@ -493,6 +498,7 @@ void report_html(FILE *f, const struct rec_summary *s)
 	page_open(f, title);
 	warnings(f, s);
 	facts_table(f, one, 1);
+	html_budget_chart(f, one, (const char *const[]){ "run" }, 1, 0);
 	fputs("<h2>Totals</h2>\n", f);
 	totals_table(f, s);
 	timeline(f, one, names, 1);
@@ -541,6 +547,27 @@ static void delta_table(FILE *f, const struct cmp_result *r)
 	fputs("</table>\n", f);
 }
 
+/* the page opens with the budget: a bar a run, A's then B's */
+static void budget_chart(FILE *f, const struct cmp_result *r)
+{
+	const struct rec_summary *runs[BUDGET_CHART_MAX_RUNS];
+	char tags[BUDGET_CHART_MAX_RUNS][8];
+	const char *tp[BUDGET_CHART_MAX_RUNS];
+	int i, n = 0;
+
+	for (i = 0; i < r->a.n && n < BUDGET_CHART_MAX_RUNS; i++, n++) {
+		runs[n] = r->a.run[i];
+		snprintf(tags[n], sizeof(tags[n]), "A%d", i + 1);
+		tp[n] = tags[n];
+	}
+	for (i = 0; i < r->b.n && n < BUDGET_CHART_MAX_RUNS; i++, n++) {
+		runs[n] = r->b.run[i];
+		snprintf(tags[n], sizeof(tags[n]), "B%d", i + 1);
+		tp[n] = tags[n];
+	}
+	html_budget_chart(f, runs, tp, r->a.n, n - r->a.n);
+}
+
 void diff_html(FILE *f, const struct cmp_result *r)
 {
 	const struct rec_summary *a = r->a.run[0], *b = r->b.run[0];
@@ -556,6 +583,7 @@ void diff_html(FILE *f, const struct cmp_result *r)
 		warnings(f, r->a.run[i]);
 	for (i = 0; i < r->b.n; i++)
 		warnings(f, r->b.run[i]);
+	budget_chart(f, r);
 	summary_table(f, r);
 	facts_table(f, two, 2);
 	fputs("<h2>Totals, B against A</h2>\n", f);

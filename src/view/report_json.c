@@ -6,8 +6,11 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "hist.h"
 #include "json.h"
+#include "budget_run.h"
+#include "json_budget.h"
 #include "json_facts.h"
 #include "json_fig.h"
 #include "report_view.h"
@@ -85,8 +88,12 @@ static void j_counters(struct json_writer *w, const uint64_t *cnt)
 
 static void j_totals(struct json_writer *w, const struct rec_summary *s)
 {
+	struct time_budget b;
+
 	json_obj_begin(w, "totals");
 	json_figures(w, &s->h.f, &s->total, &s->total_smp, s->recorded_s);
+	budget_compute(&s->h.f, &s->total, &s->total_smp, s->recorded_s, &b);
+	json_budget(w, &b);
 	json_obj_begin(w, "counters");
 	j_counters(w, s->total.cnt);
 	json_obj_end(w);
@@ -249,14 +256,50 @@ static void j_compared(struct json_writer *w, const struct cmp_metric *c)
 	json_bool(w, "bound", c->m.bound);
 }
 
+/*
+ * Each side's wall-time budget as diff weighs it: every budget part's
+ * mean over the side's runs, and its spread
+ */
+static void j_budget_sides(struct json_writer *w, const struct cmp_result *r)
+{
+	int side, m, k;
+
+	json_obj_begin(w, "budget");
+	for (side = 0; side < 2; side++) {
+		json_obj_begin(w, side ? "b" : "a");
+		for (m = 0; m < NR_BUDGET_METRICS; m++) {
+			const char *key = budget_metric_key(m);
+
+			k = cmp_find(r, key);
+			/* "budget.busy_s" as "busy_s" */
+			json_double(w, strchr(key, '.') + 1,
+				    k < 0 ? NAN :
+				    side  ? r->m[k].b :
+					    r->m[k].a);
+		}
+		json_obj_end(w);
+	}
+	json_obj_end(w);
+}
+
 /* the paragraph, the runs, and every moved metric, what it cost first */
 static void j_summary(struct json_writer *w, const struct cmp_result *r)
 {
 	char words[EXPLAIN_LEN], name[EXPLAIN_NAME_LEN];
+	size_t n;
 	int i;
 
-	explain_paragraph(r, words, sizeof(words));
+	/* the paragraph opens with the wall time; its parts apart too */
+	explain_headline(r, words, sizeof(words));
+	json_str(w, "headline", words);
+	explain_wall(r, words, sizeof(words));
+	json_str(w, "wall_paragraph", words);
+	n = strlen(words);
+	if (n + 1 < sizeof(words))
+		words[n++] = ' ';
+	explain_paragraph(r, words + n, sizeof(words) - n);
 	json_str(w, "paragraph", words);
+	j_budget_sides(w, r);
 	json_obj_begin(w, "runs");
 	json_arr_begin(w, "a");
 	for (i = 0; i < r->a.n; i++)

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "budget_text.h"
 #include "hist.h"
 #include "report_view.h"
 #include "explain.h"
@@ -82,6 +83,16 @@ static void print_totals(FILE *out, const struct rec_summary *s)
 		fprintf(out,
 			"  the largest flush/drain/decay chunk proves scale >= %d\n",
 			inferred);
+}
+
+/* where the run's wall time went: the totals' budget */
+static void print_budget(FILE *out, const struct rec_summary *s)
+{
+	struct time_budget b;
+
+	budget_compute(&s->h.f, &s->total, &s->total_smp, s->recorded_s, &b);
+	fputc('\n', out);
+	text_budget(out, &b, &s->h.f);
 }
 
 static bool split_fig(const struct rec_summary *s, const struct fig_desc *d)
@@ -285,6 +296,7 @@ void report_text(FILE *out, const struct rec_summary *s, bool timeline,
 	text_by_mt(out, &s->h.f, &s->total, "  ");
 	text_latency(out, &s->h.f, &s->total, "  ");
 	text_sampled(out, &s->h.f, &s->total_smp, s->recorded_s, TEXT_RUN);
+	print_budget(out, s);
 	print_split(out, s);
 	if (timeline)
 		print_timeline(out, s);
@@ -363,8 +375,11 @@ static void print_moved(FILE *out, const struct cmp_result *r)
 		ch[LINE_LEN];
 	int i;
 
-	explain_paragraph(r, words, sizeof(words));
+	explain_wall(r, words, sizeof(words));
 	fprintf(out, "\nWhat moved, B against A:\n");
+	print_wrapped(out, words);
+	explain_paragraph(r, words, sizeof(words));
+	fputc('\n', out);
 	print_wrapped(out, words);
 	if (!r->nr_moved)
 		return;

@@ -2,7 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "budget_text.h"
 #include "json.h"
+#include "json_budget.h"
 #include "json_facts.h"
 #include "json_fig.h"
 #include "stat_print.h"
@@ -32,8 +34,9 @@ void stat_print_header(FILE *out, const struct facts *fa)
 void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
 		     const struct samples *s, double secs, bool hists)
 {
-	char ts[16], inferred[SCALE_INFERRED_LEN];
+	char ts[16], inferred[SCALE_INFERRED_LEN], wall[BUDGET_LINE_LEN];
 	time_t now = time(NULL);
+	struct time_budget b;
 
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&now));
 	fprintf(out, "\n%s  %.2f s\n", ts, secs);
@@ -46,6 +49,16 @@ void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
 	text_latency(out, fa, f, "  ");
 	text_by_mt(out, fa, f, "  ");
 	text_sampled(out, fa, s, secs, TEXT_INTERVAL);
+	budget_compute(fa, f, s, secs, &b);
+	text_budget_line(wall, sizeof(wall), &b);
+	fprintf(out, "  wall time: %s of %.0f CPU%s", wall, b.cpus,
+		b.cpus == 1 ? "" : "s");
+	if (b.have_split)
+		fprintf(out,
+			"; waiting on a throttled writer %.2f s, a block request %.2f s, nothing named %.2f s",
+			b.split_s[WAIT_ON_DIRTY], b.split_s[WAIT_ON_BLOCK],
+			b.split_s[WAIT_ON_NONE]);
+	fputc('\n', out);
 	if (hists)
 		text_hists(out, f);
 	fflush(out);
@@ -68,9 +81,11 @@ static void json_scale(struct json_writer *w, const struct scale_info *s)
 void stat_print_json(FILE *out, const struct facts *fa, const struct figures *f,
 		     const struct samples *s, double secs)
 {
+	struct time_budget b;
 	struct json_writer w;
 	int i, h;
 
+	budget_compute(fa, f, s, secs, &b);
 	json_init(&w, out);
 	json_obj_begin(&w, NULL);
 	json_schema(&w);
@@ -83,6 +98,7 @@ void stat_print_json(FILE *out, const struct facts *fa, const struct figures *f,
 	json_obj_end(&w);
 	json_scale(&w, &fa->scale);
 	json_figures(&w, fa, f, s, secs);
+	json_budget(&w, &b);
 	json_obj_begin(&w, "hist");
 	for (h = 0; h < NR_PCPTOP_HISTS; h++)
 		if (facts_hist_shown(fa, h))

@@ -67,6 +67,21 @@ static void row(FILE *out, const struct fig_desc *d, const struct facts *fa,
 
 	switch (d->type) {
 	case FIG_BATCH:
+		/* not pages: a line of its own, beside the pages' table */
+		if (strcmp(fig_batch_unit(d), "pages")) {
+			fprintf(out,
+				"  %-13s %llu%s %s, %llu %s, %.1f/s, avg %.1f, max %llu %s",
+				d->key, (unsigned long long)fig_events(d, f),
+				est, d->events_key,
+				(unsigned long long)fig_pages(d, f),
+				fig_batch_unit(d),
+				secs > 0 ? (double)fig_events(d, f) / secs :
+					   0.0,
+				fig_avg(d, f),
+				(unsigned long long)fig_max(d, f),
+				fig_batch_unit(d));
+			break;
+		}
 		fprintf(out, "  %-13s %*llu%-1s %*llu %9.1f %8.1f %7llu",
 			d->key, w->events, (unsigned long long)fig_events(d, f),
 			est, w->pages, (unsigned long long)fig_pages(d, f),
@@ -112,6 +127,12 @@ static void row(FILE *out, const struct fig_desc *d, const struct facts *fa,
 	extras(out, fa, d, f);
 }
 
+/* the batch table's rows: the figures that move pages */
+static bool in_table(const struct fig_desc *d)
+{
+	return d->type == FIG_BATCH && !strcmp(fig_batch_unit(d), "pages");
+}
+
 void text_figures(FILE *out, const struct facts *fa, const struct figures *f,
 		  double secs, enum text_span span)
 {
@@ -122,11 +143,11 @@ void text_figures(FILE *out, const struct facts *fa, const struct figures *f,
 		"events", w->pages, "pages", "events/s", "avg", "max");
 	/* the table first, then the lines of the other kinds */
 	for (i = 0; i < nr_figs; i++)
-		if (fig_table[i].type == FIG_BATCH &&
+		if (in_table(&fig_table[i]) &&
 		    facts_fig_shown(fa, &fig_table[i]))
 			row(out, &fig_table[i], fa, f, secs, span);
 	for (i = 0; i < nr_figs; i++)
-		if (fig_table[i].type != FIG_BATCH &&
+		if (!in_table(&fig_table[i]) &&
 		    fig_table[i].type != FIG_SAMPLED &&
 		    facts_fig_shown(fa, &fig_table[i]))
 			row(out, &fig_table[i], fa, f, secs, span);
