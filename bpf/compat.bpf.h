@@ -385,7 +385,9 @@ static __always_inline int compat_page_zone(const struct page *page, __u32 bits,
  * bdi_dirty, dirty_ratelimit, task_ratelimit, dirtied, period, pause,
  * start_time) until it took the struct dirty_throttle_control itself (8:
  * wb, dtc, dirty_ratelimit, task_ratelimit, dirtied, period, pause,
- * start_time). pause is the second to last in both. COMMIT_TBD
+ * start_time): commit f1ab2831e2a4 "writeback: let
+ * trace_balance_dirty_pages() take struct dtc as parameter", v6.15 (and
+ * 6.14.y). pause is the second to last in both, in jiffies.
  */
 #define COMPAT_DIRTY_TP_NARGS_OLD 12
 #define COMPAT_DIRTY_TP_NARGS_NEW 8
@@ -418,9 +420,11 @@ static __always_inline int compat_throttle_reason_slot(int reason)
 }
 
 /*
- * A request's operation: the low bits of cmd_flags (REQ_OP_MASK of
- * include/linux/blk_types.h; REQ_OP_READ 0 and REQ_OP_WRITE 1 since
- * v4.10's req_op split, and the mask 8 bits since v5.x). COMMIT_TBD
+ * A request's operation: the low bits of cmd_flags, REQ_OP_MASK of
+ * include/linux/blk_types.h (REQ_OP_BITS 8; REQ_OP_READ 0, REQ_OP_WRITE
+ * 1), read alike in 6.1.192, 6.12.118 and 7.3.4 and their BTF: older
+ * than pcptop's oldest kernel, so no flavour is needed (the commit that
+ * set them was not looked for).
  */
 #define COMPAT_REQ_OP_MASK 0xff
 #define COMPAT_REQ_OP_READ 0

@@ -9,8 +9,11 @@
  * Writers: writeback:balance_dirty_pages fires before the task sleeps in
  * io_schedule_timeout(pause) (TASK_KILLABLE), and also with pause <= 0
  * when it does not sleep. A sleep is a pause > 0 followed by the task's
- * switch out asleep; it is timed from the tracepoint to the task's switch
- * back in (sched:sched_switch), as slept, beside what was planned.
+ * switch out asleep (not preempted); it is timed from the tracepoint to
+ * the task's switch back in (sched:sched_switch), as slept, beside what
+ * was planned. A BDP_ASYNC writer (a NOWAIT write) returns after the
+ * tracepoint without sleeping: the next sleep of its own, whatever it
+ * waits for, is then taken for the pause's (docs/ACCURACY.md).
  *
  * Reclaim: vmscan:mm_vmscan_throttled fires after the sleep, with the
  * kernel's own usec_delayed (jiffies slept, as microseconds) and the
@@ -39,7 +42,6 @@
 #include "rawtp.bpf.h"
 #include "state.bpf.h"
 
-#define NS_PER_MS 1000000ULL
 #define NS_PER_US 1000ULL
 /* include/linux/sched.h: a switch out in one of these is asleep */
 #define WAIT_TASK_UNINTERRUPTIBLE 0x2
@@ -52,6 +54,11 @@
  * (compat.bpf.h).
  */
 const volatile int dirty_tp_nargs = COMPAT_DIRTY_TP_NARGS_NEW;
+/*
+ * ns a jiffy (the loader's CONFIG_HZ): the tracepoint's pause argument is
+ * in jiffies, its event's pause field in ms. 0: planned pauses uncounted.
+ */
+const volatile __u64 dirty_jiffy_ns;
 
 /*
  * The running totals the idle split reads: since the programs loaded, how
@@ -152,7 +159,7 @@ static __always_inline void wait_advance(struct wait_clock *w, __u64 now)
 
 /* ---- writers throttled on dirty pages ---- */
 
-static __always_inline int on_dirty_pause(long pause_ms)
+static __always_inline int on_dirty_pause(long pause)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	__u32 ep = cur_epoch();
@@ -160,18 +167,23 @@ static __always_inline int on_dirty_pause(long pause_ms)
 	struct wait_clock *w;
 	__u64 now;
 
-	if (pause_ms <= 0) {
+	/* the short-pause call site passes min(pause, 0): no sleep */
+	if (pause <= 0) {
 		count_add(ep, PCPTOP_ZONE_UNKNOWN, 0, 0, CNT_DIRTY_NO_SLEEP, 1);
 		return 0;
 	}
 	now = bpf_ktime_get_ns();
 	p.start_ns = now;
-	p.planned_ns = (__u64)pause_ms * NS_PER_MS;
+	p.planned_ns = (__u64)pause * dirty_jiffy_ns;
 	bpf_map_update_elem(&dirty_pauses, &tid, &p, BPF_ANY);
 	w = wait_clock();
 	if (!w)
 		return 0;
 	wait_advance(w, now);
+	/*
+	 * until the sleep is seen to end (dirty_woken()), at least as long
+	 * as planned
+	 */
 	if (w->dirty_until < now + p.planned_ns)
 		w->dirty_until = now + p.planned_ns;
 	__sync_fetch_and_add(&w->dirty_sleepers, 1);
@@ -241,7 +253,7 @@ static __always_inline void idle_leave(struct wait_clock *w, __u64 now)
 	s->at = 0;
 }
 
-static __always_inline int on_switch(struct task_struct *prev,
+static __always_inline int on_switch(bool preempt, struct task_struct *prev,
 				     struct task_struct *next,
 				     unsigned int prev_state)
 {
@@ -263,7 +275,11 @@ static __always_inline int on_switch(struct task_struct *prev,
 		idle_enter(w, now);
 	if (w->dirty_sleepers <= 0)
 		return 0;
-	if (prev_pid && (prev_state & WAIT_TASK_UNINTERRUPTIBLE)) {
+	/*
+	 * a preempted task is runnable whatever state it had set: only a
+	 * switch out that is not a preemption can be its sleep
+	 */
+	if (prev_pid && !preempt && (prev_state & WAIT_TASK_UNINTERRUPTIBLE)) {
 		p = bpf_map_lookup_elem(&dirty_pauses, &prev_pid);
 		if (p)
 			p->asleep = true;
@@ -373,7 +389,7 @@ int rtp_dirty(__u64 *ctx)
 	return on_dirty_pause((long)ctx[COMPAT_DIRTY_TP_NARGS_NEW - 2]);
 }
 
-TP_TWIN(sched_switch, tp_switch, on_switch(prev, next, prev_state),
+TP_TWIN(sched_switch, tp_switch, on_switch(preempt, prev, next, prev_state),
 	bool preempt, struct task_struct *prev, struct task_struct *next,
 	unsigned int prev_state)
 TP_TWIN(mm_vmscan_throttled, tp_throttled,

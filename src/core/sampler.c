@@ -275,9 +275,13 @@ static int machine_value(const struct sampler *s, const struct readings *r,
 /*
  * A counter's increase since its last reading; the first reading only
  * starts it. A counter that went down was reset (programs reloaded):
- * what it holds now is all that happened since.
+ * what it holds now is all that happened since. But /proc/stat's idle
+ * and iowait go back a little when a waiter is woken on another CPU
+ * (Documentation/filesystems/proc.rst: "iowait is not reliable"), so a
+ * kernel total that went down (resets false) only added nothing.
  */
-static bool counted(struct sampler *s, int cell, int64_t raw, int64_t *inc)
+static bool counted(struct sampler *s, int cell, int64_t raw, bool resets,
+		    int64_t *inc)
 {
 	bool had = s->have[cell];
 	int64_t prev = s->prev[cell];
@@ -286,8 +290,15 @@ static bool counted(struct sampler *s, int cell, int64_t raw, int64_t *inc)
 	s->have[cell] = true;
 	if (!had)
 		return false;
-	*inc = raw >= prev ? raw - prev : raw;
+	*inc = raw >= prev ? raw - prev : resets ? raw : 0;
 	return true;
+}
+
+/* a total the kernel keeps for as long as it runs, never reset */
+static bool kernel_total(const struct fig_desc *d)
+{
+	return d->sample.src == SRC_STAT || d->sample.src == SRC_PSI ||
+	       d->sample.src == SRC_BLOCK;
 }
 
 /* a reading of zone (-1: the machine) and order (-1: none) into out */
@@ -300,7 +311,8 @@ static void put(struct sampler *s, struct samples *out,
 				sample_order_cell(zone, order));
 	int64_t v = raw;
 
-	if (d->sample.kind == SAMPLE_COUNTER && !counted(s, cell, raw, &v))
+	if (d->sample.kind == SAMPLE_COUNTER &&
+	    !counted(s, cell, raw, !kernel_total(d), &v))
 		return;
 	if (!out)
 		return;

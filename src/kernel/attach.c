@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
@@ -21,6 +23,7 @@
 #include "load_report.h"
 #include "procfs.h"
 #include "progs.h"
+#include "units.h"
 #include "uapi_compat.h"
 #include "pcptop.skel.h"
 
@@ -254,6 +257,28 @@ static void size_call_maps(struct pcptop_bpf *skel, bool latency,
 }
 
 /* the BPF settings the plan's function probes switch on (their knob) */
+/*
+ * ns a jiffy, from the running kernel's CONFIG_HZ: balance_dirty_pages'
+ * pause argument is in jiffies (its event converts it for print). 0 when
+ * no config says: the planned pauses are then not counted.
+ */
+static unsigned long long jiffy_ns(void)
+{
+	char path[128], val[16], *end;
+	struct utsname uts;
+	long hz;
+
+	if (kconfig_lookup("/proc/config.gz", "HZ", val, sizeof(val))) {
+		if (uname(&uts))
+			return 0;
+		snprintf(path, sizeof(path), "/boot/config-%s", uts.release);
+		if (kconfig_lookup(path, "HZ", val, sizeof(val)))
+			return 0;
+	}
+	hz = strtol(val, &end, 10);
+	return hz > 0 && !*end ? NSEC_PER_SEC / hz : 0;
+}
+
 static void set_knobs(struct pcptop_bpf *skel, const struct kernel_facts *kf,
 		      const struct probe_state probes[NR_PROBES])
 {
@@ -264,6 +289,8 @@ static void set_knobs(struct pcptop_bpf *skel, const struct kernel_facts *kf,
 	/* balance_dirty_pages' shape: where its pause is (compat.bpf.h) */
 	if (kf->tp_nargs[PROBE_WAITS] > 0)
 		skel->rodata->dirty_tp_nargs = kf->tp_nargs[PROBE_WAITS];
+	if (probes[PROBE_WAITS].mode != MODE_NONE)
+		skel->rodata->dirty_jiffy_ns = jiffy_ns();
 	for (id = 0; id < NR_PROBES; id++) {
 		if (!probe_mode_fn(probes[id].mode))
 			continue;

@@ -164,6 +164,18 @@ static void test_sampler_cells(void)
 	CHECK_EQ_INT(cell(&s, "blk_io_ms", 1), 900);
 	CHECK_EQ_INT(cell(&s, "blk_write_sectors", -1), 12800);
 	CHECK_EQ_INT(cell(&s, "blk_read_merges", 1), 10);
+	/*
+	 * cpu1's iowait goes back 5 ticks (a waiter woken elsewhere): no
+	 * increase, not a reset that would count all 75 ticks again
+	 */
+	snprintf(
+		cmd, sizeof(cmd),
+		"sed -i 's/^cpu1 450 0 230 4150 80/cpu1 450 0 230 4150 75/' %s/proc/stat",
+		root);
+	REQUIRE(!system(cmd));
+	REQUIRE(!sampler_read(&smp, &s, NULL, NULL));
+	CHECK_EQ_INT(cell(&s, "cpu_iowait", 1), 0);
+	CHECK_EQ_INT(cell(&s, "cpu_user", 1), 0);
 	samples_free(&s);
 	sampler_close(&smp);
 	facts_free(&fa);
