@@ -430,4 +430,11 @@ static __always_inline int compat_throttle_reason_slot(int reason)
 #define COMPAT_REQ_OP_READ 0
 #define COMPAT_REQ_OP_WRITE 1
 
+/*
+ * __GFP_NORETRY is bit 16 in 6.1.192 (#define ___GFP_NORETRY 0x10000u),
+ * 6.12.118, 6.18 and 7.3.4 (BIT(___GFP_NORETRY_BIT) of an anonymous enum,
+ * which CO-RE cannot look up): the same value everywhere pcptop runs.
+ */
+#define COMPAT_GFP_NORETRY 0x10000u
+
 #endif /* PCPTOP_COMPAT_BPF_H */

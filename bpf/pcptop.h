@@ -164,6 +164,15 @@ enum pcptop_counter {
 	CNT_IDLE_DIRTY_NS,
 	CNT_IDLE_BLOCK_NS,
 	CNT_IDLE_REST_NS,
+	/*
+	 * --latency: allocations that returned no page, at their order
+	 * slot, all of them and by cause: made by readahead (its function
+	 * on the stack), other __GFP_NORETRY ones, the rest
+	 */
+	CNT_ALLOC_FAILS,
+	CNT_ALLOC_FAIL_READAHEAD,
+	CNT_ALLOC_FAIL_NORETRY,
+	CNT_ALLOC_FAIL_OTHER,
 	NR_PCPTOP_COUNTERS,
 };
 
@@ -236,6 +245,12 @@ enum pcptop_drain_caller {
 	DRAIN_BY_OTHER, /* CMA, memory offline and failure, hibernation, ... */
 	NR_DRAIN_CALLERS,
 };
+
+/*
+ * Not a drain's caller: a caller range that names readahead for a failed
+ * allocation (bpf/latency.bpf.h), which drain_caller() passes over
+ */
+#define PCPTOP_CALLER_READAHEAD NR_DRAIN_CALLERS
 
 _Static_assert(CNT_DRAIN_BY_OTHER - CNT_DRAIN_BY_RECLAIM == DRAIN_BY_OTHER,
 	       "a drain caller's counter is CNT_DRAIN_BY_RECLAIM + caller");

@@ -265,7 +265,7 @@ int fig_index(const struct fig_desc *d);
  * recording's timeline keeps each interval's parts in these slots.
  * FIGTAB_MAX_SPLIT_VALUES at most; -1 past them or for no part.
  */
-#define FIGTAB_MAX_SPLIT_VALUES 32
+#define FIGTAB_MAX_SPLIT_VALUES 64
 int fig_split_slot(const struct fig_desc *d, int k);
 
 /*

@@ -78,6 +78,10 @@ const struct counter_desc counter_table[NR_PCPTOP_COUNTERS] = {
 	[CNT_IDLE_DIRTY_NS] = { "idle_dirty_ns" },
 	[CNT_IDLE_BLOCK_NS] = { "idle_block_ns" },
 	[CNT_IDLE_REST_NS] = { "idle_rest_ns" },
+	[CNT_ALLOC_FAILS] = { "alloc_fails" },
+	[CNT_ALLOC_FAIL_READAHEAD] = { "alloc_fail_readahead" },
+	[CNT_ALLOC_FAIL_NORETRY] = { "alloc_fail_noretry" },
+	[CNT_ALLOC_FAIL_OTHER] = { "alloc_fail_other" },
 };
 
 const struct hist_desc hist_table[NR_PCPTOP_HISTS] = {

@@ -142,6 +142,11 @@
  *  - other: alloc_contig_range() (CMA), zone_pcp_disable() (memory
  *    offline, memory failure), shake_page() (memory failure), hibernation's
  *    drain_local_pages(), /proc/pagetypeinfo with page_owner.
+ * The last two are not a drain's callers: a failed allocation (--latency)
+ * with one of them on its stack was readahead's, which allocates a folio
+ * at a time and stops at the first that fails (mm/readahead.c of 6.1.192,
+ * 6.12.118, 7.3.4: filemap_alloc_folio() from page_cache_ra_unbounded(),
+ * ra_alloc_folio() from page_cache_ra_order()).
  * Names absent from a kernel are skipped; the rest of the list still holds.
  * The compiler's parts of a name (.cold, .constprop.0) count as the name.
  */
@@ -159,6 +164,8 @@
 		{ "__alloc_pages_noprof", DRAIN_BY_RECLAIM },          \
 		{ "__alloc_pages", DRAIN_BY_RECLAIM },                 \
 		{ "proc_sys_call_handler", DRAIN_BY_SYSCTL },          \
+		{ "page_cache_ra_unbounded", PCPTOP_CALLER_READAHEAD },\
+		{ "page_cache_ra_order", PCPTOP_CALLER_READAHEAD },    \
 	}
 /* clang-format on */
 

@@ -84,6 +84,22 @@ invalid whatif "$TMP/bad.json" "whatif with bulk_free.calls renamed"
 jq -c '.scales[0].parked = .scales[0].parked[1:]' "$TMP/whatif.json" >"$TMP/bad.json"
 invalid whatif "$TMP/bad.json" "whatif with a parked series one point short"
 
+echo "== the schema's figure keys are the figure table's"
+# every row of the table is a key of report's totals (null where not
+# measured): the schema must list exactly those, no more, no fewer
+schema_keys=$(jq -r '."$defs".figures.required[]' docs/schema/common.schema.json | sort)
+table_keys=$(jq -r '.totals | keys[] | select(. != "budget" and . != "counters")' "$TMP/report.json" | sort)
+t_eq "the schema names every figure of the table, and no other" \
+	"$(diff <(echo "$schema_keys") <(echo "$table_keys") | grep '^[<>]' | tr '\n' ' ')" ""
+# stat's object and report's and diff's totals close their keys: each
+# lists the figures again
+for f in stat.schema.json:stat common.schema.json:totals; do
+	listed=$(jq -r '.. | objects | select(has("bulk_free") and (.bulk_free == true)) | keys[]' \
+		"docs/schema/${f%%:*}" 2>/dev/null | sort -u | grep -vxE 'schema|ts|interval_s|mode|modes|scale|hist|self|budget|counters')
+	t_eq "${f#*:}'s keys in ${f%%:*} are the same figures" \
+		"$(diff <(echo "$schema_keys") <(echo "$listed") | grep '^[<>]' | tr '\n' ' ')" ""
+done
+
 echo "== the schema can fail"
 jq -c '.bulk_free |= (with_entries(if .key == "calls" then .key = "ncalls" else . end))' \
 	"$TMP/stat-tp.json" >"$TMP/bad.json"
