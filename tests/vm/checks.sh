@@ -136,6 +136,24 @@ check_results() {
 			fails+=("recording: $probe is $got, expected $want")
 		i=$((i + 1))
 	done
+	# The wall-time probes (bpf/waits.bpf.h): tracepoints on every kernel
+	# 6.1 to 7.3, attached in info, stat and the recording alike; of what
+	# they count, only the idle split fires in a tmpfs guest (no disk,
+	# no writeback), and it must: the workload sleeps between phases
+	for probe in waits throttle block; do
+		for src in info rep; do
+			got=$(jq -r --arg p "$probe" '.probes[] | select(.name == $p) | .mode' <<<"${!src}")
+			[ "$got" = tracepoint ] ||
+				fails+=("$src: $probe is ${got:-absent}, expected tracepoint")
+		done
+		got=$(jq -r --arg p "$probe" '.modes[$p]' <<<"$stat")
+		[ "$got" = tracepoint ] || fails+=("stat: $probe is $got, expected tracepoint")
+	done
+	got=$(jq -r '.totals.idle_by_wait.total // 0' <<<"$rep")
+	[ "${got:-0}" -gt 0 ] 2>/dev/null ||
+		fails+=("recording: no idle time split (idle_by_wait.total $got)")
+	modes+=" waits/throttle/block=tracepoint, idle split $((${got:-0} / 1000000)) ms"
+
 	# Hooks that run per page: a program whose runs reach a quarter of
 	# the pages counted (a per-batch one runs once per 30-2016 pages).
 	# They must be exactly the ones info says run per page, which the
@@ -145,10 +163,11 @@ check_results() {
 	pages=$(jq '[.bulk_free.pages // 0, .refill.pages // 0] | max' <<<"$stat")
 	# the interrupt and lock tracepoints run per interrupt, not per page:
 	# on a 16k-page kernel a short run frees fewer pages than the timer
-	# ticks it lasts
+	# ticks it lasts; the wall-time ones per context switch, throttle or
+	# block request
 	# (a tracepoint's raw twin, "r" + its name, loads where no fentry is
 	# planned: bpf/rawtp.bpf.h, src/kernel/attach.c)
-	per_page=$(jq -r --argjson p "$pages" '[.self.programs[] | select($p > 0 and .runs * 4 >= $p) | .name | sub("^rtp_"; "tp_") | select(test("^tp_(irq|softirq|lock)_") | not)] | sort | join(",")' <<<"$stat")
+	per_page=$(jq -r --argjson p "$pages" '[.self.programs[] | select($p > 0 and .runs * 4 >= $p) | .name | sub("^rtp_"; "tp_") | select(test("^tp_(irq|softirq|lock)_|^tp_(switch|dirty|throttled|rq_issue|rq_complete)$") | not)] | sort | join(",")' <<<"$stat")
 	for probe in $(jq -r '.probes[] | select(.per_page) | .name' <<<"$info"); do
 		case $probe in
 		bulk_free) want_pp+="${want_pp:+,}tp_drain" ;;
