@@ -217,9 +217,11 @@ static void waiting_split(char *buf, size_t len, const struct cmp_result *r)
 	add(buf, len,
 	    " Of B's %s of waiting (iowait and idle), a writer throttled on dirty pages covered %s, a block request in flight %s, and nothing pcptop names %s",
 	    vw, vd, vk, vn);
+	/* CPU seconds: of elapsed x CPUs */
 	if (e && e->b > 0)
-		add(buf, len, " (%.1f %% of elapsed; A: %s)",
-		    n->b / e->b * PERCENT, va);
+		add(buf, len, " (%.1f %% of elapsed%s; A: %s)",
+		    n->b / (e->b * (cpus_of(r) > 1 ? cpus_of(r) : 1)) * PERCENT,
+		    cpus_of(r) > 1 ? " x CPUs" : "", va);
 	add(buf, len, ".");
 }
 

@@ -460,9 +460,12 @@ static void summary_table(FILE *f, const struct cmp_result *r)
 	char ch[LINE_LEN], words[EXPLAIN_LEN];
 	int i;
 
-	explain_paragraph(r, words, sizeof(words));
-	fputs("<h2 id=\"summary\">What moved, B against A</h2>\n<p class=\"why\">",
+	explain_wall(r, words, sizeof(words));
+	fputs("<h2 id=\"summary\">What moved, B against A</h2>\n<p class=\"wall\">",
 	      f);
+	html_esc(f, words);
+	fputs("</p>\n<p class=\"why\">", f);
+	explain_paragraph(r, words, sizeof(words));
 	html_esc(f, words);
 	fputs("</p>\n", f);
 	if (!r->nr_moved)
