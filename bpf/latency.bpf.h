@@ -84,8 +84,8 @@ static __always_inline void alloc_failed(void *ctx, const struct lat_call *c)
 	int i;
 
 	if (ips && nr_caller_ranges)
-		len = bpf_get_stack(ctx, ips,
-				    PCPTOP_DRAIN_STACK_DEPTH * sizeof(__u64), 0);
+		len = bpf_get_stack(
+			ctx, ips, PCPTOP_DRAIN_STACK_DEPTH * sizeof(__u64), 0);
 	for (i = 0; ips && i < PCPTOP_DRAIN_STACK_DEPTH; i++) {
 		if (i * (long)sizeof(__u64) >= len)
 			break;
