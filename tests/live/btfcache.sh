@@ -101,9 +101,13 @@ import struct, sys, zlib
 p = sys.argv[1]
 b = bytearray(open(p, 'rb').read())
 KEY, PROG = 16, 16 + 48   # header: magic, version, hdr_len, key{...prog_crc}
-# hdr_crc ends the header (btf_cache_key.h), whose length is at byte 12:
-# the ids of the probes' functions before it grow with the probe table
-HDR_CRC = struct.unpack_from('<I', b, 12)[0] - 4
+# hdr_crc ends the header's fields (btf_cache_key.h), whose length is
+# at byte 12: the ids of the probes' functions before it grow with the
+# probe table, and the struct's 8-byte alignment may pad after it. It is
+# where the CRC of every byte before it is stored.
+hdr_len = struct.unpack_from('<I', b, 12)[0]
+HDR_CRC = next(o for o in (hdr_len - 4, hdr_len - 8)
+               if zlib.crc32(bytes(b[:o])) == struct.unpack_from('<I', b, o)[0])
 struct.pack_into('<I', b, PROG, struct.unpack_from('<I', b, PROG)[0] ^ 1)
 struct.pack_into('<I', b, HDR_CRC, zlib.crc32(bytes(b[:HDR_CRC])))
 open(p, 'wb').write(b)

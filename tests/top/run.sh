@@ -248,8 +248,8 @@ t_check "H switches to the times (spans in tracepoint mode)" -- wait_for main '^
 t_check "Tab switches to the system pane" -- wait_for main '^system, sampled each interval' 3
 t_check "the system pane shows the pcp lists zone by zone" -- \
 	grep -qE '^  pcp_pages +[0-9.kM]+ pages +.*Normal [0-9.kM]+' <(screen)
-t_check "the header's system line shows what the kernel skipped" -- \
-	grep -qE '^system: recursion_misses [0-9]+' <(screen)
+t_check "the header's system line shows the wall-time budget and what the kernel skipped" -- \
+	grep -qE '^system: busy [0-9]+% iowait [0-9]+% throttled [0-9]+% stalled [0-9]+%  recursion_misses [0-9]+' <(screen)
 "${TM[@]}" send-keys -t main Tab
 t_check "Tab switches back" -- wait_for main '^batch sizes \(pages\) of' 3
 

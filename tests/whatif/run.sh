@@ -286,7 +286,12 @@ done
 # hits around the workload (inner) and around the recording (outer)
 for s in "${scales[@]}"; do
 	d=$OUT/s$s
-	[ -s "$d/report.json" ] || continue
+	# a boot that left no report cannot hold its trace to the kernel's
+	# count: that is a failure, not a check that quietly did not run
+	if [ ! -s "$d/report.json" ]; then
+		say FAIL "s$s trace.events: no report.json ($d/console.log)"
+		continue
+	fi
 	in_a= in_f= out_a= out_f=
 	read -r in_a in_f <"$d/inner.hits" 2>/dev/null
 	read -r out_a out_f <"$d/outer.hits" 2>/dev/null

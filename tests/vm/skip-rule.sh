@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The matrix's rule for rows that cannot be fetched (tests/vm/run.sh): a
+# SKIP names the package, and the run fails when a bookworm row skips or
+# when more than one of the newer rows does. Fed matrices whose patterns
+# no mirror has, so nothing boots and nothing is downloaded: a few
+# seconds. Prints "N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib.sh
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# row NAME SUITES: a row of the real matrix's shape that no suite has
+row() {
+	printf '%-16s amd64 -          2   ^linux-image-0\\.0\\.0-pcptop-%s-amd64$ fentry,fentry,none,fentry,heuristic no no drain - %s 30\n' \
+		"$1" "$1" "$2"
+}
+
+# run NAME ROWS...: run.sh over a matrix of those rows; its exit status
+run() {
+	local name=$1
+	shift
+	printf '%s\n' "$@" >"$TMP/$name.matrix"
+	VMTEST_MATRIX=$TMP/$name.matrix VMTEST_OUT=$TMP/$name \
+		tests/vm/run.sh >"$TMP/$name.out" 2>&1
+}
+
+NEW=sid+trixie+trixie-backports
+run one-new "$(row new1 "$NEW")"
+t_eq "one newer row that cannot be fetched: a SKIP, the run passes" "$?" 0
+t_check "the SKIP names the package" -- \
+	grep -q 'vmtest new1: SKIP (cannot fetch: .*linux-image-0' "$TMP/one-new.out"
+t_check "the closing line counts it" -- grep -q '^0 passed, 0 failed, 1 skipped$' "$TMP/one-new.out"
+run two-new "$(row new1 "$NEW")" "$(row new2 "$NEW")"
+t_eq "two newer rows skipped: the run fails" "$?" 1
+t_check "and says why" -- grep -q '^vmtest skips: FAIL (2 of the newer rows skipped' "$TMP/two-new.out"
+run bookworm "$(row old1 -)"
+t_eq "a bookworm row skipped: the run fails" "$?" 1
+t_check "and names it" -- grep -q '^vmtest skips: FAIL (bookworm rows skipped: old1)' "$TMP/bookworm.out"
+t_summary
