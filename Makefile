@@ -417,6 +417,7 @@ bench: deps-all vm-builds all
 	$(Q)tests/bench/host.sh $(OUTPUT) | tee $(OUTPUT)/bench/host.md
 	$(Q)tests/bench/startup.sh $(OUTPUT) | tee $(OUTPUT)/bench/startup.md
 	$(Q)tests/bench/icount.sh | tee $(OUTPUT)/bench/icount.md
+	$(Q)tests/bench/boards.sh | tee $(OUTPUT)/bench/boards.md
 	$(Q)tests/bench/rehearsal.sh | tee $(OUTPUT)/bench/rehearsal.md
 	$(Q)tests/bench/powercut.sh | tee $(OUTPUT)/bench/powercut.md
 	$(Q)tests/bench/trace-rehearsal.sh | tee $(OUTPUT)/bench/trace-rehearsal.md
