@@ -14,7 +14,8 @@
  * tf_commit, tk_commit    free_unref_page_commit *      FREE, pcp path (1)(2)
  * tf_buddy, tk_buddy      free_one_page                 FREE, buddy path (1)(3)
  *
- * (1) fentry, else kprobe, else not traced (this machine refuses both):
+ * (1) fentry, else kprobe, else not traced (a kernel that refuses both,
+ *     as the development machines' policy and build do):
  *     the recorder's /proc/zoneinfo reads stand in for the pageset state.
  *  *  free_frozen_page_commit() after 6.12 (src/core/kernel_quirks.h,
  *     QUIRK_COMMIT_FNS), the same first five arguments: the loader

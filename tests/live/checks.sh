@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The live checks on what a pcptop run left in files, shared by
-# tests/live/run.sh (this machine's kernel, which refuses fentry) and
-# tests/live/vm-check.sh (a Debian guest, where fentry attaches): the same
+# tests/live/run.sh (the host's kernel: fentry attaches or is refused,
+# floor says which) and tests/live/vm-check.sh (a Debian guest, where
+# fentry attaches): the same
 # assertions prove both branches of the fentry question. Whether fentry
 # attaches is never taken from pcptop itself: floor (tests/bench/floor.c),
 # a count-only fentry program on free_pcppages_bulk, is the witness.
@@ -40,7 +41,7 @@ live_check_info() {
 		;;
 	refused)
 		# kprobe where the kernel has kprobes, else the tracepoints
-		t_check "bulk_free in kprobe or tracepoint mode, not fentry (fentry is refused here): $bm" -- \
+		t_check "bulk_free in kprobe or tracepoint mode, not fentry (floor's fentry was refused): $bm" -- \
 			grep -qxE 'kprobe|tracepoint' <<<"$bm"
 		t_check "  the fallback is explained in info" -- \
 			grep -q 'fentry refused (' <<<"$(jq -r .fallback "$js")"

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The live checks where fentry attaches (the vmlive suite). This machine
-# refuses fentry, so tests/live/run.sh only proves the fallback branch
-# here; this boots KERNEL (a Debian kernel that allows fentry) once with
+# The live checks where fentry attaches (the vmlive suite). Where the
+# host refuses fentry (the development machines' policy), tests/live/run.sh
+# proves only the fallback branch; this boots KERNEL (a Debian kernel that allows fentry) once with
 # tests/vm/run.sh --exec running tests/live/vm-live.sh, and checks what it
 # printed with the same tests/live/checks.sh: the mode info reports against
 # floor's fentry witness, no fallback, info --mode fentry, stat in info's

@@ -4,7 +4,7 @@
 # Runs inside a test VM as /exec.sh: tests/live/vm-check.sh builds it from
 # this file and boots it with tests/vm/run.sh --exec. The parts of
 # tests/live/run.sh that make sense in a busybox initramfs, on a kernel
-# where fentry attaches (the host refuses it, so there only the other
+# where fentry attaches (where the host refuses it, there only the other
 # branch runs): info, floor's fentry witness, info --mode fentry, and
 # stat over a churn twice, in the mode info chose and with --mode
 # tracepoint. Beside each stat, the kernel's own count of the pages leaving

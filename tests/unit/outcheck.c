@@ -70,3 +70,82 @@ bool out_has_key_number(const char *json, const char *key, long long v)
 	}
 	return false;
 }
+
+/* where the object that starts at open ('{') ends, past its '}', or NULL */
+static const char *object_end(const char *open)
+{
+	const char *p = open;
+	int depth = 0;
+	bool str = false;
+
+	for (; *p; p++) {
+		if (str) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				str = false;
+			continue;
+		}
+		if (*p == '"')
+			str = true;
+		else if (*p == '{' || *p == '[')
+			depth++;
+		else if ((*p == '}' || *p == ']') && --depth == 0)
+			return p + 1;
+	}
+	return NULL;
+}
+
+bool out_object(const char *json, const char *key, char *buf, size_t len)
+{
+	char k[256];
+	const char *at, *end;
+	size_t n;
+
+	snprintf(k, sizeof(k), "\"%s\":{", key);
+	at = strstr(json, k);
+	if (!at || !len)
+		return false;
+	at += strlen(k) - 1;
+	end = object_end(at);
+	if (!end)
+		return false;
+	n = (size_t)(end - at);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, at, n);
+	buf[n] = '\0';
+	return true;
+}
+
+bool out_obj_key_number(const char *json, const char *obj, const char *key,
+			long long v)
+{
+	static char body[OUT_OBJ_LEN];
+	char k[256], kv[256];
+	const char *at;
+	size_t n;
+
+	if (!out_object(json, obj, body, sizeof(body)))
+		return false;
+	snprintf(k, sizeof(k), "\"%s\":", key);
+	n = (size_t)snprintf(kv, sizeof(kv), "\"%s\":%lld", key, v);
+	/* the object's own key comes before those of what it nests */
+	at = strstr(body, k);
+	return at && !strncmp(at, kv, n) && !isdigit((unsigned char)at[n]) &&
+	       at[n] != '.';
+}
+
+bool out_word(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+	const char *at = line;
+
+	while ((at = strstr(at, word))) {
+		if ((at == line || isspace((unsigned char)at[-1])) &&
+		    (!at[n] || isspace((unsigned char)at[n])))
+			return true;
+		at++;
+	}
+	return false;
+}

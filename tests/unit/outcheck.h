@@ -26,4 +26,18 @@ bool out_has_key(const char *json, const char *key);
 /* "\"key\":v" with v a number (not the first digits of a longer one) */
 bool out_has_key_number(const char *json, const char *key, long long v);
 
+/* room for one figure's JSON object */
+#define OUT_OBJ_LEN 65536
+
+/* the JSON object under "key" (its first), braces included, into buf */
+bool out_object(const char *json, const char *key, char *buf, size_t len);
+/*
+ * whether the object under obj has "key":v as its own first "key" (a
+ * nested object's, such as a zone's "value", comes after it)
+ */
+bool out_obj_key_number(const char *json, const char *obj, const char *key,
+			long long v);
+/* whether line holds word as a whole word, between blanks or line ends */
+bool out_word(const char *line, const char *word);
+
 #endif /* PCPTOP_OUTCHECK_H */

@@ -150,16 +150,19 @@ static void stat_json_in(enum probe_mode mode)
 		CHECK_HAS(t, k, "stat --json");
 		if (!facts_fig_shown(&fa, d))
 			continue;
+		/* each number in the figure's own object, not anywhere */
 		if (d->type == FIG_SAMPLED &&
-		    !out_has_key_number(t, "value",
+		    !out_obj_key_number(t, d->key, "value",
 					sample_value(d,
 						     samples_cell(&s, d, 0))))
 			unit_fail(__FILE__, __LINE__,
 				  "stat --json: %s has not its value", d->key);
-		if (d->events_key) {
-			out_quoted(k, d->events_key);
-			CHECK_HAS(t, k, "stat --json");
-		}
+		if (d->events_key &&
+		    !out_obj_key_number(t, d->key, d->events_key,
+					(long long)fig_events(d, &f)))
+			unit_fail(__FILE__, __LINE__,
+				  "stat --json: %s has not its %s", d->key,
+				  d->events_key);
 		for (r = 0; r < FIG_MAX_RATIOS && d->ratios[r].key; r++) {
 			out_quoted(k, d->ratios[r].key);
 			CHECK_HAS(t, k, "stat --json");
@@ -354,6 +357,7 @@ static void top_in(enum probe_mode mode)
 	struct snapshot snap;
 	struct facts fa;
 	struct capture c;
+	char header[OUT_LINE_LEN];
 	const char *t;
 	int i, k;
 
@@ -373,6 +377,9 @@ static void top_in(enum probe_mode mode)
 	REQUIRE(!top_draw_main(&fr, &ctx, &v, &d));
 	top_frame_print(&fr, capture_open(&c));
 	t = capture_text(&c);
+	/* the table's header: the line naming its CPU and zone columns */
+	REQUIRE(out_line(t, " *CPU ", header) ||
+		out_line(t, "  CPU ", header) || out_line(t, " CPU ", header));
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *fd = &fig_table[i];
 		const char *labels[] = { fd->col_events, fd->col_pages,
@@ -381,10 +388,12 @@ static void top_in(enum probe_mode mode)
 
 		if (!facts_fig_shown(&fa, fd))
 			continue;
+		/* a column's label as a word of the header: MAX is not SMAX */
 		for (k = 0; k < 6; k++)
-			if (labels[k])
-				CHECK_HAS(t, labels[k],
-					  "the live view's header");
+			if (labels[k] && !out_word(header, labels[k]))
+				unit_fail(__FILE__, __LINE__,
+					  "the live view's header lacks %s: %s",
+					  labels[k], header);
 		if (fd->type == FIG_SAMPLED && fd->live == LIVE_HEADER) {
 			char line[OUT_LINE_LEN], word[KEY_LEN];
 

@@ -5,7 +5,9 @@
  * /proc/vmstat, placed on the live view's header), samples it from two
  * fixture readings (1000, then 1007), and looks for its 7 in every output:
  * stat's text and JSON, the live view, a recording written and read back,
- * report's text, JSON and HTML, diff's text, JSON and HTML, and --prom.
+ * report's text, JSON, HTML and CSV, diff's text, JSON and HTML, and
+ * --prom, each time in the figure's own row or object (compact_stall
+ * also increases by 7 in these fixtures).
  * The same search on the built-in table, without the row, must miss it in
  * every output: the test can fail.
  */
@@ -28,7 +30,7 @@
 
 #define KEY "pgfault"
 #define INCREASE 7
-#define NR_OUTPUTS 11
+#define NR_OUTPUTS 12
 #define ROOT_LEN 256
 #define PATH_LEN 512
 
@@ -182,9 +184,7 @@ static void check_live(struct run *r, struct misses *m)
 	     "stat text");
 	capture_free(&c);
 	stat_print_json(capture_open(&c), &r->fa, &r->f, &r->snap.smp, 1.0);
-	miss(m,
-	     strstr(capture_text(&c), "\"" KEY "\":{") &&
-		     out_has_key_number(capture_text(&c), "value", INCREASE),
+	miss(m, out_obj_key_number(capture_text(&c), KEY, "value", INCREASE),
 	     "stat --json");
 	capture_free(&c);
 
@@ -217,15 +217,47 @@ static void check_live(struct run *r, struct misses *m)
 	top_data_free(&d);
 }
 
-/* the HTML table row of the figure holds text, before its </tr> */
-static bool html_row_has(const char *html, const char *text)
+/* the HTML table row headed th holds text, before its </tr> */
+static bool html_row_has(const char *html, const char *th, const char *text)
 {
-	const char *row = strstr(html,
-				 "<th style=\"text-align:left\">" KEY "</th>"),
+	const char *row = strstr(html, th),
 		   *end = row ? strstr(row, "</tr>") : NULL, *at;
 
 	at = row ? strstr(row, text) : NULL;
 	return at && end && at < end;
+}
+
+/* field k of a CSV line (empty fields count), copied into buf */
+static bool csv_field(const char *line, int k, char *buf, size_t len)
+{
+	size_t n;
+
+	while (k-- > 0) {
+		line = strpbrk(line, ",\n");
+		if (!line || *line != ',')
+			return false;
+		line++;
+	}
+	n = strcspn(line, ",\n");
+	if (n >= len)
+		return false;
+	memcpy(buf, line, n);
+	buf[n] = '\0';
+	return true;
+}
+
+/* the CSV column named col holds v in the first data line */
+static bool csv_has(const char *csv, const char *col, long long v)
+{
+	const char *data = strchr(csv, '\n');
+	char field[64];
+	int k;
+
+	for (k = 0; data && csv_field(csv, k, field, sizeof(field)); k++)
+		if (!strcmp(field, col))
+			return csv_field(data + 1, k, field, sizeof(field)) &&
+			       *field && strtoll(field, NULL, 10) == v;
+	return false;
 }
 
 static void check_recorded(struct run *r, struct misses *m)
@@ -249,7 +281,14 @@ static void check_recorded(struct run *r, struct misses *m)
 	     "report --json");
 	capture_free(&c);
 	report_html(capture_open(&c), s);
-	miss(m, html_row_has(capture_text(&c), "total 7 "), "report --html");
+	miss(m,
+	     html_row_has(capture_text(&c),
+			  "<th style=\"text-align:left\">" KEY "</th>",
+			  "total 7 "),
+	     "report --html");
+	capture_free(&c);
+	report_csv(capture_open(&c), s);
+	miss(m, csv_has(capture_text(&c), KEY, INCREASE), "report --csv");
 	capture_free(&c);
 	cr = synth_compare(s, s);
 	if (!cr) {
@@ -265,7 +304,10 @@ static void check_recorded(struct run *r, struct misses *m)
 	     "diff --json");
 	capture_free(&c);
 	diff_html(capture_open(&c), cr);
-	miss(m, strstr(capture_text(&c), "<th>" KEY ".total</th>"),
+	/* A's and B's cells of the row, not its heading alone */
+	miss(m,
+	     html_row_has(capture_text(&c), "<th>" KEY ".total</th>",
+			  "<td>7</td><td>7</td>"),
 	     "diff --html");
 	capture_free(&c);
 	free(cr);
