@@ -12,7 +12,7 @@ set -eu
 # name would match either architecture's package
 native=$(dpkg --print-architecture)
 host_pkgs=(make gcc clang llvm bpftool libbpf-dev:$native libelf-dev:$native
-	zlib1g-dev:$native libncurses-dev:$native pkg-config linux-perf jq tmux
+	zlib1g-dev:$native libncurses-dev:$native pkg-config linux-perf jq tmux strace
 	qemu-system-x86 qemu-system-arm busybox-static cpio zstd xz-utils
 	bonnie++ chromium flex bison bc libssl-dev dwarves patch man-db file curl
 	clang-format
