@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "arrays.h"
 #include "cli.h"
 
 static const struct cmd {
@@ -42,7 +43,7 @@ static void usage(FILE *f)
 		"this kernel really runs with.\n"
 		"\n"
 		"Commands:\n");
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		fprintf(f, "  %-7s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f,
 		"\n"
@@ -80,7 +81,7 @@ int main(int argc, char **argv)
 		printf("pcptop %s\n", PCPTOP_VERSION);
 		return EXIT_OK;
 	}
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
 	/* "pcptop -d 2" is the live view with options, as top's are */

@@ -3,6 +3,7 @@
  * What each figure is, in one place. docs/ACCURACY.md says, row by row,
  * what a figure counts in each mode and what kernel count proves it.
  */
+#include "arrays.h"
 #include "figtab.h"
 
 /* estimated in tracepoint mode (event runs) and as a heuristic */
@@ -655,7 +656,7 @@ int nr_figs;
 
 static void __attribute__((constructor)) figtab_assemble(void)
 {
-	int n = sizeof(bpf_figs) / sizeof(bpf_figs[0]), i;
+	int n = ARRAY_SIZE(bpf_figs), i;
 
 	for (i = 0; i < n && nr_builtin < FIGTAB_MAX; i++)
 		builtin_figs[nr_builtin++] = bpf_figs[i];

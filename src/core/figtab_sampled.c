@@ -6,6 +6,7 @@
  * rows; CONTRIBUTING.md's "A sampled figure" is how to add one.
  */
 #include <stddef.h>
+#include "arrays.h"
 #include "figtab.h"
 
 #define PCP_CHART "Memory parked in pcp lists"
@@ -410,4 +411,4 @@ const struct fig_desc sampled_figs[] = {
 };
 /* clang-format on */
 
-const int nr_sampled_figs = sizeof(sampled_figs) / sizeof(sampled_figs[0]);
+const int nr_sampled_figs = ARRAY_SIZE(sampled_figs);

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include "arrays.h"
 #include "kernel_quirks.h"
 #include "pcptop.h"
 #include "probes.h"
@@ -158,8 +159,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 };
 
 const struct drain_caller_sym drain_caller_syms[] = QUIRK_DRAIN_CALLERS;
-const int nr_drain_caller_syms =
-	sizeof(drain_caller_syms) / sizeof(drain_caller_syms[0]);
+const int nr_drain_caller_syms = ARRAY_SIZE(drain_caller_syms);
 
 /* one name a line, as clang-format would not keep them */
 /* clang-format off */
@@ -185,7 +185,7 @@ int probe_mode_parse(const char *s, enum probe_mode *mode)
 						   MODE_TRACEPOINT };
 	size_t i;
 
-	for (i = 0; i < sizeof(choices) / sizeof(choices[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(choices); i++) {
 		if (!strcmp(s, mode_names[choices[i]])) {
 			*mode = choices[i];
 			return 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "arrays.h"
 #include "procstat.h"
 #include "sampler.h"
 
@@ -21,7 +22,7 @@
 
 /* /proc/pressure's files, the first word of an SRC_PSI field */
 static const char *const psi_resources[] = { "cpu", "memory", "io" };
-#define NR_PSI (sizeof(psi_resources) / sizeof(psi_resources[0]))
+#define NR_PSI ARRAY_SIZE(psi_resources)
 
 /* what one interval read, source by source */
 struct readings {
@@ -165,10 +166,10 @@ static int pcp_sum(const struct zone_pcp *z, const char *field, int64_t *v)
 	size_t k, off = 0;
 	int c, x;
 
-	for (k = 0; k < sizeof(pcp_keys) / sizeof(pcp_keys[0]); k++)
+	for (k = 0; k < ARRAY_SIZE(pcp_keys); k++)
 		if (!strcmp(pcp_keys[k].name, field))
 			break;
-	if (k == sizeof(pcp_keys) / sizeof(pcp_keys[0]) || !z->nr_cpus)
+	if (k == ARRAY_SIZE(pcp_keys) || !z->nr_cpus)
 		return -ENOENT;
 	off = pcp_keys[k].off;
 	*v = 0;

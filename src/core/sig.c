@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <stddef.h>
 #include <string.h>
+#include "arrays.h"
 #include "sig.h"
 
 volatile sig_atomic_t sig_exiting;
@@ -32,7 +33,7 @@ void sig_install(sig_hook_fn hook, int wake_on_child)
 	sa.sa_sigaction = on_exit_signal;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(exit_signals) / sizeof(exit_signals[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(exit_signals); i++)
 		sigaction(exit_signals[i], &sa, NULL);
 
 	memset(&sa, 0, sizeof(sa));

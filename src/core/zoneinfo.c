@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arrays.h"
 #include "lines.h"
 #include "procfs.h"
 
@@ -29,7 +30,7 @@ static const struct pcp_key pcp_keys[] = {
 	{ "high_max", offsetof(struct pcp_cpu, high_max) },
 };
 
-#define NR_PCP_KEYS (sizeof(pcp_keys) / sizeof(pcp_keys[0]))
+#define NR_PCP_KEYS ARRAY_SIZE(pcp_keys)
 
 static int zone_add(struct zoneinfo *zi, int *cap, int node, const char *name)
 {

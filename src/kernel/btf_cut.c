@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
+#include "arrays.h"
 #include "btf_cut.h"
 #include "btf_relo.h"
 #include "kernel_quirks.h"
@@ -36,8 +37,7 @@ struct cut {
 	__u32 *map; /* src id -> cut id; 0: not in the cut */
 	__u32 *stack;
 	__u32 depth;
-	struct root roots[MAX_ROOTS +
-			  sizeof(plan_structs) / sizeof(plan_structs[0])];
+	struct root roots[MAX_ROOTS + ARRAY_SIZE(plan_structs)];
 	int nr_roots;
 };
 
@@ -179,7 +179,7 @@ static int add_root(struct cut *c, const char *name, int kind)
 {
 	if (!name || !*name)
 		return 0;
-	if (c->nr_roots >= (int)(sizeof(c->roots) / sizeof(c->roots[0])))
+	if (c->nr_roots >= (int)ARRAY_SIZE(c->roots))
 		return -E2BIG;
 	c->roots[c->nr_roots].name = name;
 	c->roots[c->nr_roots].len = essential_len(name);
@@ -234,7 +234,7 @@ static int find_roots(struct cut *c, const struct btf *local,
 		if (err)
 			return err;
 	}
-	for (i = 0; i < sizeof(plan_structs) / sizeof(plan_structs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(plan_structs); i++) {
 		err = add_root(c, plan_structs[i], BTF_KIND_STRUCT);
 		if (err)
 			return err;

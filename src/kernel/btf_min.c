@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "arrays.h"
 #include "bpf_elf.h"
 #include "btf_cut.h"
 #include "btf_min.h"
@@ -44,7 +45,7 @@ static const char *btf_arch(const struct btf *btf)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(arch_marks) / sizeof(arch_marks[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(arch_marks); i++)
 		if (btf__find_by_name_kind(btf, arch_marks[i].st,
 					   BTF_KIND_STRUCT) > 0)
 			return arch_marks[i].arch;

@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "arrays.h"
 #include "boot_note.h"
 #include "btf_cache.h"
 #include "kallsyms.h"
@@ -129,7 +130,7 @@ static int fentry_works(int id)
 		return -ENOENT;
 	opts.attach_btf_id = id;
 	prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "pcptop_probe", "GPL", ret0,
-			     sizeof(ret0) / sizeof(ret0[0]), &opts);
+			     ARRAY_SIZE(ret0), &opts);
 	if (prog < 0)
 		return -errno;
 	link = bpf_link_create(prog, 0, BPF_TRACE_FENTRY, NULL);

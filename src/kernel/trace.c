@@ -25,6 +25,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "arrays.h"
 #include "fentry_load.h"
 #include "kallsyms.h"
 #include "kernel_facts.h"
@@ -102,7 +103,7 @@ static const struct fn_probe fn_probes[] = {
 /* and of free_one_page(): with the commit, it takes tt_free's place */
 #define FN_BUDDY 5
 
-#define NR_FN_PROBES (sizeof(fn_probes) / sizeof(fn_probes[0]))
+#define NR_FN_PROBES ARRAY_SIZE(fn_probes)
 _Static_assert(NR_FN_PROBES <= FN_PROBES_MAX, "struct trace's fn[] is short");
 
 static struct bpf_program *prog_at(struct trace_bpf *s, size_t off)
@@ -399,7 +400,7 @@ int trace_open(struct trace **out, const struct trace_opts *o,
 	t->sink = sink;
 	t->ctx = ctx;
 	t->rb_bytes = ringbuf_bytes(o);
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
 		int mode = order[i].mode;
 
 		/* fentry and tp_btf need the kernel's own BTF, not --btf's */

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arrays.h"
 #include "hist.h"
 #include "probes.h"
 #include "snapshot.h"
@@ -462,10 +463,10 @@ int top_draw_help(struct top_frame *f)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(help_keys) / sizeof(help_keys[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(help_keys); i++)
 		top_frame_add(f, i ? 0 : TA_BOLD, "%s", help_keys[i]);
 	help_columns(f);
-	for (i = 0; i < sizeof(help_tail) / sizeof(help_tail[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(help_tail); i++)
 		top_frame_add(f, 0, "%s", help_tail[i]);
 	return f->oom ? -ENOMEM : 0;
 }

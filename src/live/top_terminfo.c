@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "arrays.h"
 #include "outfile.h"
 #include "terminfo_data.h"
 #include "top_terminfo.h"
@@ -38,7 +39,7 @@ static const struct builtin *builtin_for(const char *term)
 
 	if (!strncmp(term, "linux", 5))
 		return &builtins[0];
-	for (i = 0; i < sizeof(xterm_like) / sizeof(xterm_like[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(xterm_like); i++)
 		if (!strncmp(term, xterm_like[i], strlen(xterm_like[i])))
 			return &builtins[2];
 	/* vt100's sequences are the ones every other terminal shares */
@@ -70,7 +71,7 @@ static int make_dir(char *dir, size_t len)
 	const char *base;
 	size_t i;
 
-	for (i = 0; i < sizeof(tmp_dirs) / sizeof(tmp_dirs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(tmp_dirs); i++) {
 		base = tmp_dirs[i][0] == '/' ? tmp_dirs[i] :
 					       getenv(tmp_dirs[i]);
 		if (!base || !*base)

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "arrays.h"
 #include "explain.h"
 #include "units.h"
 
@@ -77,7 +78,7 @@ void explain_name(const struct cmp_metric *c, char *buf, size_t len)
 	bool named;
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		if (!strcmp(names[i].key, key)) {
 			snprintf(buf, len, "%s", names[i].name);
 			return;
@@ -88,11 +89,11 @@ void explain_name(const struct cmp_metric *c, char *buf, size_t len)
 		 last ? (int)(last - key) : (int)strlen(key), key);
 	metric_figure(key, fig, sizeof(fig));
 	d = fig_find(fig);
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(names[i].key, stem))
 			break;
 	/* "alloc_ns.refill.calls": the calls are the allocations named */
-	named = i < sizeof(names) / sizeof(names[0]);
+	named = i < ARRAY_SIZE(names);
 	if (named && last && !strcmp(last + 1, "calls")) {
 		snprintf(buf, len, "%s", names[i].name);
 		return;
@@ -101,12 +102,12 @@ void explain_name(const struct cmp_metric *c, char *buf, size_t len)
 		snprintf(fig, sizeof(fig), "%s", names[i].name);
 	else if (d)
 		short_title(fig, sizeof(fig), d->title);
-	for (i = 0; last && i < sizeof(parts) / sizeof(parts[0]); i++)
+	for (i = 0; last && i < ARRAY_SIZE(parts); i++)
 		if (!strcmp(parts[i].part, last + 1))
 			break;
 	if (!last)
 		snprintf(buf, len, "%s", fig);
-	else if (i < sizeof(parts) / sizeof(parts[0]))
+	else if (i < ARRAY_SIZE(parts))
 		snprintf(buf, len, "%s%s", parts[i].words, fig);
 	else
 		snprintf(buf, len, "%s (%s)", fig, last + 1);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "arrays.h"
 #include "recbuf.h"
 #include "recfile.h"
 
@@ -74,7 +75,7 @@ static void legacy_zone(struct rcur *c, const unsigned char *name,
 	for (z = 0; z < SAMPLE_ZONES; z++)
 		if (!strcmp(h->zone_name[z], zname))
 			break;
-	for (i = 0; i < sizeof(zone_rec_figs) / sizeof(zone_rec_figs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(zone_rec_figs); i++) {
 		int64_t v = (int64_t)rc_u64(c);
 
 		d = zone_rec_figs[i] ? fig_find(zone_rec_figs[i]) : NULL;

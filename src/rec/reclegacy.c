@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "arrays.h"
 #include "figtab.h"
 #include "recfile.h"
 
@@ -27,9 +28,8 @@ static const char *const legacy_hists[] = {
 	"bulk_free_pages", "refill_pages", "lock_ns",	  "refill_lock_ns",
 	"free_high_pages", "decay_pages",  "drain_pages",
 };
-#define NR_LEGACY_COUNTERS \
-	(sizeof(legacy_counters) / sizeof(legacy_counters[0]))
-#define NR_LEGACY_HISTS (sizeof(legacy_hists) / sizeof(legacy_hists[0]))
+#define NR_LEGACY_COUNTERS ARRAY_SIZE(legacy_counters)
+#define NR_LEGACY_HISTS ARRAY_SIZE(legacy_hists)
 
 /*
  * What 0.1.0 called "zone->lock" time was a call's entry to exit (function
@@ -51,7 +51,7 @@ static const char *legacy_rename(const char *name, bool tracepoint)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(renames) / sizeof(renames[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(renames); i++)
 		if (!strcmp(name, renames[i].old))
 			return tracepoint ? renames[i].tp : renames[i].fn;
 	return name;

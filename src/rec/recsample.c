@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "arrays.h"
 #include "recbuf.h"
 #include "recfile.h"
 #include "rectags.h"
@@ -205,9 +206,7 @@ int rec_legacy_counter_series(const char *counter)
 	const struct fig_desc *d;
 	size_t i;
 
-	for (i = 0;
-	     i < sizeof(counters_now_sampled) / sizeof(counters_now_sampled[0]);
-	     i++) {
+	for (i = 0; i < ARRAY_SIZE(counters_now_sampled); i++) {
 		if (strcmp(counter, counters_now_sampled[i]))
 			continue;
 		d = fig_find(counter);
@@ -236,9 +235,7 @@ void rec_legacy_series(struct rec_header *h)
 			h->f.sampled[h->cnt_series[i]] = true;
 	if (h->version_major != 1 || h->version_minor != 2)
 		return;
-	for (i = 0;
-	     i < sizeof(detail_zone_figures) / sizeof(detail_zone_figures[0]);
-	     i++)
+	for (i = 0; i < ARRAY_SIZE(detail_zone_figures); i++)
 		mark(h, detail_zone_figures[i]);
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arrays.h"
 #include "recbuf.h"
 #include "recfile.h"
 #include "rectrace_chunk.h"
@@ -287,7 +288,7 @@ static int reserve_all(struct rec_trace_chunk *c, uint64_t ne, uint64_t np,
 	size_t i, need;
 	void *q;
 
-	for (i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(a); i++) {
 		need = a[i].nr + (size_t)a[i].more;
 		if (need <= *a[i].cap)
 			continue;

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "arrays.h"
 #include "budget_text.h"
 #include "hist.h"
 #include "report_view.h"
@@ -164,8 +165,7 @@ static int tl_cols(const struct rec_summary *s, struct tl_col *c)
 
 		if (!facts_fig_shown(&s->h.f, d))
 			continue;
-		for (k = 0; k < (int)(sizeof(parts) / sizeof(parts[0])) &&
-			    n < TL_MAX_COLS;
+		for (k = 0; k < (int)ARRAY_SIZE(parts) && n < TL_MAX_COLS;
 		     k++) {
 			if (!(d->flags & parts[k].part))
 				continue;
