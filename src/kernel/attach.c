@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
+#include "errname.h"
 #include "bpf_elf.h"
 #include "fentry_load.h"
 #include "kernel_facts.h"
@@ -31,16 +32,6 @@
 #define MAX_LOAD_ATTEMPTS 3
 
 /* "EPERM" reads better than "Operation not permitted" next to a mode */
-static const char *errname(int err)
-{
-	const char *name = strerrorname_np(-err);
-
-	/* libc would call it "Unknown error 524" */
-	if (err == -COMPAT_ENOTSUPP)
-		return "ENOTSUPP, -524";
-	return name ? name : strerror(-err);
-}
-
 static bool verbose_libbpf;
 static char libbpf_last[ATTACH_MSG_LEN];
 

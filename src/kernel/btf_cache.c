@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 #include "bpf_elf.h"
 #include "btf_cache.h"
+#include "errname.h"
 #include "btf_cache_key.h"
 #include "btf_cut.h"
 #include "cachedir.h"
@@ -23,13 +24,6 @@
 #define KERNEL_NOTES_PATH "/sys/kernel/notes"
 
 /* "EROFS" fits the info line where "Read-only file system" would not */
-static const char *errname(int err)
-{
-	const char *name = strerrorname_np(err < 0 ? -err : err);
-
-	return name ? name : "error";
-}
-
 /* the key of the running kernel and this pcptop */
 static int key_make(struct btf_cache_key *k, const char *kernel_btf)
 {

@@ -21,6 +21,7 @@
 #include "btf_cache.h"
 #include "kallsyms.h"
 #include "fentry_load.h"
+#include "errname.h"
 #include "kernel_facts.h"
 #include "kernel_quirks.h"
 #include "load_report.h"
@@ -223,7 +224,7 @@ static struct btf *load_btf(const struct attach_opts *o,
 	if (kf->kernel_btf)
 		snprintf(kf->btf_source, sizeof(kf->btf_source),
 			 "%s (whole: no cut, %s)", VMLINUX_BTF_PATH,
-			 strerrorname_np(-why) ?: "error");
+			 errname(why));
 	else
 		snprintf(kf->btf_source, sizeof(kf->btf_source),
 			 "found by libbpf");
