@@ -7,12 +7,12 @@
 #include "outfile.h"
 #include "page_out.h"
 
-int page_out(const char *out, void (*fn)(FILE *f, const void *ctx),
+int page_out(const char *out, int (*fn)(FILE *f, const void *ctx),
 	     const void *ctx)
 {
 	bool to_stdout = !strcmp(out, "-");
 	FILE *f = stdout;
-	int err = 0, fd;
+	int err = 0, page_err, fd;
 
 	if (!to_stdout) {
 		err = outfile_keep_old(out);
@@ -26,14 +26,16 @@ int page_out(const char *out, void (*fn)(FILE *f, const void *ctx),
 			return -EINVAL;
 		}
 	}
-	fn(f, ctx);
+	page_err = fn(f, ctx);
 	if (fflush(f) || ferror(f))
 		err = -EIO;
 	if (!to_stdout && fclose(f) && !err)
 		err = -errno;
-	if (err) {
-		cli_warn("writing %s: %s", out, strerror(-err));
-		return -EIO;
+	if (page_err || err) {
+		/* a page cut short is not written: say which part failed */
+		cli_warn("writing %s: %s", out,
+			 strerror(-(page_err ? page_err : err)));
+		return page_err ? page_err : -EIO;
 	}
 	if (!to_stdout)
 		fprintf(stderr, "pcptop: wrote %s\n", out);

@@ -7,10 +7,11 @@
 
 /*
  * OUT ("-": stdout) through outfile's keep-old rule, the page written by
- * fn(f, ctx), flushed and closed; "wrote OUT" on stderr. 0; -EINVAL when
- * OUT cannot be created, -EIO when writing it failed (both said).
+ * fn(f, ctx) (0 or -errno), flushed and closed; "wrote OUT" on stderr.
+ * 0; -EINVAL when OUT cannot be created, fn's error or -EIO when writing
+ * the page failed (each said).
  */
-int page_out(const char *out, void (*fn)(FILE *f, const void *ctx),
+int page_out(const char *out, int (*fn)(FILE *f, const void *ctx),
 	     const void *ctx);
 
 #endif /* PCPTOP_PAGE_OUT_H */

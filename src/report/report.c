@@ -116,14 +116,14 @@ static int load(const char *path, struct rec_summary *s)
 	return 0;
 }
 
-static void report_page(FILE *f, const void *s)
+static int report_page(FILE *f, const void *s)
 {
-	report_html(f, s);
+	return report_html(f, s);
 }
 
-static void diff_page(FILE *f, const void *r)
+static int diff_page(FILE *f, const void *r)
 {
-	diff_html(f, r);
+	return diff_html(f, r);
 }
 
 /* --html OUT is checked before the recordings are read */

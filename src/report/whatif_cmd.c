@@ -165,9 +165,10 @@ static int check(struct run *r)
 	return pass ? 0 : 1;
 }
 
-static void whatif_page(FILE *f, const void *w)
+static int whatif_page(FILE *f, const void *w)
 {
 	whatif_html(f, w);
+	return 0;
 }
 
 static int check_out(const char *out)

@@ -339,8 +339,8 @@ static void hist_grid(FILE *f, const struct rec_summary *const *s,
 	fputs("</div>\n", f);
 }
 
-static void timeline(FILE *f, const struct rec_summary *const *s,
-		     const char *const *tags, int n)
+static int timeline(FILE *f, const struct rec_summary *const *s,
+		    const char *const *tags, int n)
 {
 	char names[MAX_RATE_SERIES][64];
 	struct svg_series sr[MAX_RATE_SERIES] = {};
@@ -367,6 +367,7 @@ static void timeline(FILE *f, const struct rec_summary *const *s,
 			  n > 1);
 	for (i = 0; i < m; i++)
 		series_free(&sr[i]);
+	return ok ? 0 : -ENOMEM;
 }
 
 /* a sampled figure's value in every interval that had one */
@@ -397,8 +398,8 @@ static int series_sampled(struct svg_series *sr, const char *name,
 }
 
 /* one chart per figtab .chart: its sampled figures, A's lines then B's */
-static void sampled_chart(FILE *f, const struct rec_summary *const *s,
-			  const char *const *tags, int n, int first)
+static int sampled_chart(FILE *f, const struct rec_summary *const *s,
+			 const char *const *tags, int n, int first)
 {
 	const char *chart = fig_table[first].chart;
 	struct svg_series sr[MAX_RATE_SERIES] = {};
@@ -429,12 +430,13 @@ static void sampled_chart(FILE *f, const struct rec_summary *const *s,
 	}
 	for (i = 0; i < m; i++)
 		series_free(&sr[i]);
+	return ok ? 0 : -ENOMEM;
 }
 
-static void sampled_charts(FILE *f, const struct rec_summary *const *s,
-			   const char *const *tags, int n)
+static int sampled_charts(FILE *f, const struct rec_summary *const *s,
+			  const char *const *tags, int n)
 {
-	int i, k;
+	int i, k, err = 0;
 
 	for (i = 0; i < nr_figs; i++) {
 		const struct fig_desc *d = &fig_table[i];
@@ -447,9 +449,10 @@ static void sampled_charts(FILE *f, const struct rec_summary *const *s,
 			    !strcmp(fig_table[k].chart, d->chart) &&
 			    sampled_shown(s, n, &fig_table[k]))
 				break;
-		if (k == i)
-			sampled_chart(f, s, tags, n, i);
+		if (k == i && !err)
+			err = sampled_chart(f, s, tags, n, i);
 	}
+	return err;
 }
 
 static void cell(FILE *f, const char *prefix, double v, bool sign);
@@ -491,11 +494,12 @@ static void summary_table(FILE *f, const struct cmp_result *r)
 	fputs("</table>\n", f);
 }
 
-void report_html(FILE *f, const struct rec_summary *s)
+int report_html(FILE *f, const struct rec_summary *s)
 {
 	const struct rec_summary *one[1] = { s };
 	const char *names[1] = { "" };
 	char title[LINE_LEN];
+	int err;
 
 	snprintf(title, sizeof(title), "pcptop report: %s", s->path);
 	page_open(f, title);
@@ -504,11 +508,13 @@ void report_html(FILE *f, const struct rec_summary *s)
 	html_budget_chart(f, one, (const char *const[]){ "run" }, 1, 0);
 	fputs("<h2>Totals</h2>\n", f);
 	totals_table(f, s);
-	timeline(f, one, names, 1);
+	err = timeline(f, one, names, 1);
 	sampled_table(f, one, 1);
-	sampled_charts(f, one, names, 1);
+	if (!err)
+		err = sampled_charts(f, one, names, 1);
 	hist_grid(f, one, names, 1);
 	page_close(f, s);
+	return err;
 }
 
 static void cell(FILE *f, const char *prefix, double v, bool sign)
@@ -571,13 +577,13 @@ static void budget_chart(FILE *f, const struct cmp_result *r)
 	html_budget_chart(f, runs, tp, r->a.n, n - r->a.n);
 }
 
-void diff_html(FILE *f, const struct cmp_result *r)
+int diff_html(FILE *f, const struct cmp_result *r)
 {
 	const struct rec_summary *a = r->a.run[0], *b = r->b.run[0];
 	const struct rec_summary *two[2] = { a, b };
 	const char *names[2] = { "A", "B" };
 	char title[LINE_LEN];
-	int i;
+	int i, err;
 
 	snprintf(title, sizeof(title), "pcptop diff: %s vs %s%s", a->path,
 		 b->path, r->a.n > 1 || r->b.n > 1 ? " and their repeats" : "");
@@ -591,9 +597,11 @@ void diff_html(FILE *f, const struct cmp_result *r)
 	facts_table(f, two, 2);
 	fputs("<h2>Totals, B against A</h2>\n", f);
 	delta_table(f, r);
-	timeline(f, two, names, 2);
+	err = timeline(f, two, names, 2);
 	sampled_table(f, two, 2);
-	sampled_charts(f, two, names, 2);
+	if (!err)
+		err = sampled_charts(f, two, names, 2);
 	hist_grid(f, two, names, 2);
 	page_close(f, a);
+	return err;
 }

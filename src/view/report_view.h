@@ -24,7 +24,9 @@ void report_csv(FILE *f, const struct rec_summary *s);
 void diff_json(FILE *f, const struct cmp_result *r);
 
 /* report_html.c: one self-contained page, inline SVG, no network */
-void report_html(FILE *f, const struct rec_summary *s);
-void diff_html(FILE *f, const struct cmp_result *r);
+/* 0, or -ENOMEM when a chart's series could not be built (the page is
+ * then incomplete, and the caller must not call it written) */
+int report_html(FILE *f, const struct rec_summary *s);
+int diff_html(FILE *f, const struct cmp_result *r);
 
 #endif /* PCPTOP_REPORT_VIEW_H */

@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 #include "outputs.h"
+#include "page_out.h"
 #include "report_view.h"
 #include "synth.h"
 
@@ -215,7 +218,35 @@ static void test_diff_outputs_have_every_metric(void)
 	diff_in(MODE_KPROBE, MODE_TRACEPOINT);
 }
 
+static int page_fails(FILE *f, const void *ctx)
+{
+	fputs("<html>half a page", f);
+	return -ENOMEM;
+}
+
+static int page_ok(FILE *f, const void *ctx)
+{
+	fputs("<html></html>", f);
+	return 0;
+}
+
+/* a page that could not be built is an error, not a page written */
+static void test_page_out_passes_the_page_error_on(void)
+{
+	char path[] = "/tmp/pcptop-page-XXXXXX";
+	int fd = mkstemp(path);
+
+	REQUIRE(fd >= 0);
+	close(fd);
+	unlink(path);
+	CHECK_EQ_INT(page_out(path, page_ok, NULL), 0);
+	unlink(path);
+	CHECK_EQ_INT(page_out(path, page_fails, NULL), -ENOMEM);
+	unlink(path);
+}
+
 const struct unit_test rec_output_tests[] = {
+	TEST(test_page_out_passes_the_page_error_on),
 	TEST(test_report_text_has_every_figure),
 	TEST(test_report_json_and_csv_have_every_figure),
 	TEST(test_report_html_has_every_figure),
