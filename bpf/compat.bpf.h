@@ -71,9 +71,9 @@ static __always_inline int compat_free_high_rule(void)
 }
 
 /*
- * "mm/page_alloc: Batch page freeing in free_frozen_page_commit" (Joshua
- * Hahn, 2025; mainline id not confirmed, first kernel believed v6.19,
- * present in 7.2 and 7.3) frees a flush in chunks of at most pcp->batch,
+ * Commit 91e691296646 "mm/page_alloc: batch page freeing in
+ * free_frozen_page_commit" (Joshua Hahn, v6.19; present in 7.2 and 7.3)
+ * frees a flush in chunks of at most pcp->batch,
  * dropping the pcp lock and zone->lock between them; the function then
  * returns bool (whether the pcp is still locked) where it returned void.
  * BPF cannot see a return type: the loader reads it from BTF
@@ -298,8 +298,11 @@ static __always_inline int compat_mt_slot(int mt)
 /*
  * COMPACT_SKIPPED, which try_to_compact_pages() returns when it did not
  * try and the allocator then counts no compact_stall. Its value is 1 on
- * 6.1 through 6.18, after COMPACT_NOT_SUITABLE_ZONE; the enum has been
- * reordered before (commit not confirmed), so ask the running kernel.
+ * 6.1 through 7.3 (source and BTF of 6.1.192, 6.12.118, 6.18.44,
+ * 7.3.4), after COMPACT_NOT_SUITABLE_ZONE; the order is v4.7's ("mm,
+ * compaction: update compaction_result ordering", Michal Hocko; its hash
+ * not found), and the enum was reordered before, so ask the running
+ * kernel.
  */
 static __always_inline int compat_compact_skipped(void)
 {
@@ -308,8 +311,8 @@ static __always_inline int compat_compact_skipped(void)
 
 /*
  * page->flags became memdesc_flags_t, a struct around the unsigned long,
- * in v6.18 (commit not confirmed: "mm: introduce memdesc_flags_t", Matthew
- * Wilcox, 2025); the bits are where they were.
+ * in v6.18: commit 53fbef56e07d "mm: introduce memdesc_flags_t" (Matthew
+ * Wilcox); the bits are where they were.
  */
 struct page___memdesc {
 	struct {

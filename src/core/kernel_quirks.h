@@ -13,9 +13,12 @@
 /*
  * The commit function is free_unref_page_commit() in 6.1 and 6.12 (their
  * BTF) and free_frozen_page_commit() in 6.18 (this host's BTF): the
- * rename came with the frozen-page work after 6.12 (commit not confirmed;
- * first kernel believed to be v6.15). Newest name first: the first one
- * the kernel's BTF knows is the one probed.
+ * rename came with Matthew Wilcox's frozen-page series in v6.14, most
+ * likely commit 520128a1d1f0 "mm/page_alloc: export free_frozen_pages()
+ * instead of free_unref_page()" (the series has no rename commit of its
+ * own; bpf-next patches of January 2025 have the old name, of February
+ * the new). Newest name first: the first one the kernel's BTF knows is
+ * the one probed.
  */
 #define QUIRK_COMMIT_FNS                                            \
 	{                                                           \
@@ -23,9 +26,9 @@
 	}
 
 /*
- * "mm/page_alloc: Batch page freeing in free_frozen_page_commit" (Joshua
- * Hahn, 2025; mainline id not confirmed, first kernel believed v6.19;
- * Debian's 7.2.13 and 7.3.4 have it, 6.18.15 not) frees a flush in chunks
+ * Commit 91e691296646 "mm/page_alloc: batch page freeing in
+ * free_frozen_page_commit" (Joshua Hahn, v6.19; Debian's 7.2.13 and 7.3.4
+ * have it, 6.18.15 not) frees a flush in chunks
  * of at most pcp->batch and makes the commit function return bool (the
  * pcp still locked) where it returned void. The return type is the mark:
  * core/kshape.c reads it from BTF, no version test. The BPF half is
@@ -72,9 +75,9 @@
 
 /*
  * kmem:mm_page_alloc_zone_locked gains its percpu_refill argument in
- * "mm/page_alloc: fix tracepoint mm_page_alloc_zone_locked()", v5.19
- * (commit not confirmed: the patch was rebased several times on its way
- * in). The loader counts the tracepoint's BTF arguments and leaves
+ * commit 10e0f7530205 "mm/page_alloc: fix tracepoint
+ * mm_page_alloc_zone_locked()" (Wonhyuk Yang), v5.19, also backported to
+ * 5.15.171: a version test would be wrong, so the loader counts the tracepoint's BTF arguments and leaves
  * refills unprobed on the 3-argument form rather than misread them.
  * kmem:mm_page_pcpu_drain has had (page, order, migratetype) since
  * before v5.0: not a quirk, the count the program reads.
@@ -96,8 +99,9 @@
  * try_to_compact_pages()'s start and mm_compaction_end(cc, zone_start,
  * zone_end, sync, status) at each compact_zone()'s end. The programs read
  * the first argument of each; older kernels passed start_pfn first to
- * mm_compaction_end, before cc (commit not confirmed; before v6.1, which
- * pcptop does not support).
+ * mm_compaction_end, before cc: commit abd4349ff9b8 "mm: compaction:
+ * cleanup the compaction trace events" (Baolin Wang), v5.18, before
+ * pcptop's oldest kernel.
  */
 #define QUIRK_RECLAIM_TP_NARGS 1
 #define QUIRK_COMPACT_TP_NARGS 1
@@ -106,7 +110,9 @@
  * The wait probes (bpf/waits.bpf.h): sched:sched_switch(preempt, prev,
  * next, prev_state), whose fourth argument the writers' sleeps need
  * (v5.18, commit fa2c3254d7cf "sched/tracing: Don't re-read p->state when
- * emitting sched_switch event"); balance_dirty_pages has 8 or 12
+ * emitting sched_switch event", which put it second, and 9c2136be0878
+ * "sched/tracing: Append prev_state to tp args instead", which moved it
+ * last before v5.18 shipped); balance_dirty_pages has 8 or 12
  * (bpf/compat.bpf.h), both more. vmscan:mm_vmscan_throttled(nid,
  * usec_timeout, usec_delayed, reason), v5.16. block:block_rq_issue(rq) and
  * block_rq_complete(rq, error, nr_bytes): the request first since v5.11
