@@ -27,6 +27,12 @@ PCPTOP=${PCPTOP:-build/pcptop}
 # 7 more pages of an order-3 entry
 BATCH=63
 OVERSHOOT=7
+# a flush frees whole pages until its request is met, and a THP list's
+# last page (pageblock_order 9 on amd64) can take it past by up to 511
+# pages: CI's amd64-6.12 saw a 2112-page flush of a 2016-page request,
+# with THPs the guest's page cache freed beside the workload's (the vm
+# suite's checks.sh allows the same)
+THP_SLACK=511
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -58,8 +64,12 @@ t_eq "pcptop diff --json $A $B exits 0" "$?" 0
 "$PCPTOP" diff "$TMP/$A.data" "$TMP/$B.data" >"$TMP/diff.txt" 2>>"$TMP/diff.err"
 d() { jq -r ".delta[\"$1\"].$2 // \"null\"" "$TMP/diff.json"; }
 fa=$(d flush.max a) fb=$(d flush.max b)
-t_eq "the largest flush is the scale's on both: $A" "$fa" $((BATCH << 5))
-t_eq "  and $B" "$fb" $((BATCH << 5))
+in_flush() { # MAX: the scale's request, or past it by a last page at most
+	[[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -ge $((BATCH << 5)) ] &&
+		[ "$1" -le $(((BATCH << 5) + THP_SLACK)) ]
+}
+t_check "the largest flush is the scale's ($((BATCH << 5)), + $THP_SLACK at most) on both: $A $fa" -- in_flush "$fa"
+t_check "  and $B $fb" -- in_flush "$fb"
 t_cmp "the largest bulk call: $A's is the flush" "$(d bulk_free.max a)" -ge $((BATCH << 5))
 t_cmp "  $B's at most a batch and its last entry" "$(d bulk_free.max b)" -le $((BATCH + OVERSHOOT))
 ca=$(d flush.bulk_calls_per_flush a) cb=$(d flush.bulk_calls_per_flush b)
