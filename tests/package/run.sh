@@ -39,11 +39,13 @@ dpkg-deb -x "$ARM" "$TMP/arm"
 t_check "arm64: a static aarch64 binary" -- \
 	grep -q 'ARM aarch64.*statically linked' <(file "$TMP/arm/usr/sbin/pcptop")
 # the size a board's flash pays. Issue 13 set 1.5 MiB; issues 20-22's
-# figures, --trace's second BPF object and whatif took it to 1 632 344 B
-# (docs/FIELD.md: what each added, and the ways back measured), so the
-# bound is 1.6 MiB = 1677721 B: past it, something grew unnoticed
-t_cmp "arm64: the stripped binary fits in 1.6 MiB" \
-	"$(stat -c %s "$TMP/arm/usr/sbin/pcptop")" -le 1677721
+# figures, --trace's second BPF object and whatif took it to 1 632 344 B,
+# issue 29's wall-time budget to 1 718 904 B (docs/FIELD.md: what each
+# added, and the ways back measured), so the bound is 1.7 MiB = 1782579 B:
+# past it, something grew unnoticed
+ARM_MAX_BYTES=1782579
+t_cmp "arm64: the stripped binary fits in 1.7 MiB" \
+	"$(stat -c %s "$TMP/arm/usr/sbin/pcptop")" -le "$ARM_MAX_BYTES"
 
 echo "== the amd64 package, installed"
 dpkg -i "$AMD" >"$TMP/dpkg.out" 2>&1
