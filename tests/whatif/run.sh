@@ -209,24 +209,37 @@ self_miss() {
 	say FAIL "s$s self $what: $rest"
 }
 
+# A real run is one sample of the kernel's own spread: at scale 6 a run's
+# pages are some 50 free_high flushes of 4032, and which CPU frees when
+# moves a few of them (real s6 bulk pages 188 to 218 thousand over
+# boots of the same workload, docs/ACCURACY.md). WHATIF_REPEAT's scales
+# are booted a second time (OUTDIR sNr) so that the suite measures that
+# spread itself; a prediction of such a scale that misses its bound by no
+# more than the two real runs differ is a KNOWN MISS, past it a FAIL
+REPEAT=${WHATIF_REPEAT:-6}
+boots=("${scales[@]}")
+for s in $REPEAT; do
+	[[ " ${scales[*]} " == *" $s "* ]] && boots+=("${s}r")
+done
+
 start=$SECONDS
 if [ $reuse = 0 ]; then
 	mkdir -p "$OUT"
 	# two at a time: a boot is one qemu thread (-icount), 16 s each
 	# here; alone they left a core idle (72 s for four, 2026-12-01)
-	for s in "${scales[@]}"; do
+	for run in "${boots[@]}"; do
 		while [ "$(jobs -rp | wc -l)" -ge "${WHATIF_JOBS:-2}" ]; do
 			wait -n
 		done
 		{
-			"$here/boot.sh" "$s" "$OUT/s$s" 2>"$OUT/boot-s$s.log" ||
-				echo "whatif: scale $s: the guest did not finish, see $OUT/s$s/console.log" >&2
+			"$here/boot.sh" "${run%%r*}" "$OUT/s$run" 2>"$OUT/boot-s$run.log" ||
+				echo "whatif: scale ${run%%r*}: the guest did not finish, see $OUT/s$run/console.log" >&2
 		} &
 	done
 	wait
-	for s in "${scales[@]}"; do
-		cat "$OUT/boot-s$s.log" >>"$OUT/boot.log" 2>/dev/null
-		rm -f "$OUT/boot-s$s.log"
+	for run in "${boots[@]}"; do
+		cat "$OUT/boot-s$run.log" >>"$OUT/boot.log" 2>/dev/null
+		rm -f "$OUT/boot-s$run.log"
 	done
 fi
 echo "whatif: boots done after $((SECONDS - start)) s" >&2
@@ -313,6 +326,19 @@ bucket() {
 	awk -v v="$1" 'BEGIN { b = 0; while (v >= 1) { v /= 2; b++ } print b }'
 }
 
+# the second runs: their measured figures only (the spread above)
+for run in "${boots[@]}"; do
+	[[ "$run" == *r ]] || continue
+	d=$OUT/s$run
+	if [ ! -s "$d/t.data" ]; then
+		say FAIL "s$run: no recording ($d/console.log)"
+		continue
+	fi
+	"$PCPTOP" whatif "$d/t.data" --scale "${run%r}" --json >"$d/w.json" 2>"$d/w.err" ||
+		say FAIL "s$run: whatif --json: $(head -n 1 "$d/w.err")"
+	echo "whatif s$run: a second real run of scale ${run%r}: bulk_free.pages $(jq '.measured.figures["bulk_free.pages"]' "$d/w.json"), against $(jq '.measured.figures["bulk_free.pages"]' "$OUT/s${run%r}/w.json" 2>/dev/null)"
+done
+
 # prediction: A's trace at B against B's run
 for pair in $PAIRS; do
 	a=${pair%:*} b=${pair#*:}
@@ -333,6 +359,19 @@ for pair in $PAIRS; do
 		# the model cannot give back of B itself, not of A's trace
 		# (5->6 -12.66 % when s6's own replay was -5.43 %)
 		eb=${self_err[$b,$k]:-0}
+		# B's two real runs, where B was booted twice
+		m2=$(jq --arg k "$k" '.measured.figures[$k] // empty' "$OUT/s${b}r/w.json" 2>/dev/null)
+		if [ "${line%% *}" = FAIL ] && [[ "$k" == *.pages ]] && [ -n "$m2" ] &&
+		   sb=$(awk -v m="$m" -v n="$m2" 'BEGIN {
+			d = m - n; if (d < 0) d = -d
+			if (m > 0 && n > 0) printf "%.2f", d * 200 / (m + n); else exit 1 }') &&
+		   awk -v p="$p" -v m="$m" -v bd="$PRED_PCT" -v sb="$sb" 'BEGIN {
+			e = (p - m) * 100 / m; if (e < 0) e = -e
+			exit !(e <= bd + sb) }'; then
+			say KNOWN "$a->$b $k: ${line#* }, s$b's second run $m2" \
+				"envelope $PRED_PCT % + the $sb % by which s$b's two real runs differ"
+			continue
+		fi
 		if [ "${line%% *}" = FAIL ] && [[ "$k" == *.pages ]] &&
 		   awk -v p="$p" -v m="$m" -v bd="$PRED_PCT" -v eb="$eb" 'BEGIN {
 			e = (p - m) * 100 / m; if (e < 0) e = -e; if (eb < 0) eb = -eb
