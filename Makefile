@@ -139,7 +139,7 @@ UNIT_OBJS := $(patsubst tests/unit/%.c,$(OBJDIR)/unit/%.o,$(UNIT_TESTS))
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/%,$(wildcard tests/workload/*.c))
 FORMAT_FILES := $(shell git ls-files 'src/*.[ch]' 'bpf/*.[ch]' 'tests/*.[ch]' 2>/dev/null)
 
-.PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-oracle oracle whatif rehearsal run test \
+.PHONY: all deps deps-all vm-builds vmtest vmshell vmtest-oracle oracle whatif rehearsal run test check \
 	install deb fuzz soak \
 	unit live bench vmlinux workloads clean format format-check check-deps
 .DELETE_ON_ERROR:
@@ -402,6 +402,13 @@ endif
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(APP)
+
+# the inner loop: the host suites only, two lanes at once, no VM, no
+# cross build: what make test adds is the VM suites, package and fuzz
+CHECK_SUITES := unit,oraclecheck,live,top+record,disk,trace,schema,badinput,prom
+check: deps
+	$(Q)$(MAKE) --no-print-directory -j$(or $(NPROC),1) WERROR=1 all $(OUTPUT)/unit_tests
+	$(Q)tests/run-all.sh $(CHECK_SUITES)
 
 # figures, not a test (docs/PERFORMANCE.md): wall-time pairs on this
 # machine, pcptop's own costs beside bpftrace's, start to exit and peak
