@@ -203,10 +203,10 @@ void whatif_html(FILE *f, const struct whatif *w)
 	note(f, "Trace: ", line);
 	whatif_below_line(line, sizeof(line), w);
 	note(f, "Below high: ", line);
-	whatif_fit_line(line, sizeof(line), &w->hold);
-	note(f, "Lock hold priced at ", line);
-	whatif_fit_line(line, sizeof(line), &w->irqs);
-	note(f, "Interrupts off priced at ", line);
+	whatif_fit_line(line, sizeof(line), w, &w->hold);
+	note(f, "Lock hold priced ", line);
+	whatif_fit_line(line, sizeof(line), w, &w->irqs);
+	note(f, "Interrupts off priced ", line);
 	fputs("<h2>The knee</h2>\n", f);
 	knee(f, w);
 	fputs("<h2>Pages parked in the pcp lists</h2>\n", f);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "hist.h"
 #include "json.h"
 #include "whatif_view.h"
 
@@ -24,18 +25,49 @@ static const struct {
 	{ "irqs_off_ns", HIST_IRQS_OFF_NS },
 };
 
+/*
+ * A pricing: the line's keys stay (null: there is no line since the
+ * buckets), the buckets it prices from, and the calls each scale priced
+ * from a bucket of another size
+ */
 static void fit_obj(struct json_writer *j, const char *key,
-		    const struct whatif_fit *f)
+		    const struct whatif *w, const struct whatif_fit *f)
 {
+	const struct pcpmodel_cost_table *t = &f->table;
+	int i;
+
 	json_obj_begin(j, key);
 	json_bool(j, "ok", !f->err);
-	json_double(j, "ns_per_call", f->err ? NAN : f->fit.ns_per_call);
-	json_double(j, "ns_per_page", f->err ? NAN : f->fit.ns_per_page);
-	json_double(j, "r_squared", f->err ? NAN : f->fit.r_squared);
-	json_double(j, "rms_residual_ns",
-		    f->err ? NAN : f->fit.rms_residual_ns);
-	json_u64(j, "points", f->err ? 0 : f->fit.nr_obs);
+	json_double(j, "ns_per_call", NAN);
+	json_double(j, "ns_per_page", NAN);
+	json_double(j, "r_squared", NAN);
+	json_double(j, "rms_residual_ns", NAN);
+	json_u64(j, "points", f->err ? 0 : (uint64_t)t->nr_seen);
 	json_str(j, "fitted_on", f->on);
+	json_str(j, "pricing", "buckets");
+	json_u64(j, "timed_calls", f->err ? 0 : t->timed);
+	json_arr_begin(j, "buckets");
+	for (i = t->lo; !f->err && i >= 0 && i <= t->hi; i++) {
+		if (!(t->b[i].calls > 0))
+			continue;
+		json_obj_begin(j, NULL);
+		json_u64(j, "pages_lo", hist_slot_lo(i));
+		json_u64(j, "pages_hi", hist_slot_hi(i));
+		json_double(j, "calls", t->b[i].calls);
+		json_double(j, "pages_mean", t->b[i].pages);
+		json_double(j, "mean_ns", t->b[i].mean_ns);
+		json_double(j, "max_ns", t->b[i].max_ns);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_arr_begin(j, "extrapolated");
+	for (i = 0; !f->err && i < w->nr_cols; i++) {
+		json_obj_begin(j, NULL);
+		json_int(j, "scale", w->cols[i].scale);
+		json_u64(j, "calls", w->cols[i].x.priced_outside[f->which]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 	json_obj_end(j);
 }
 
@@ -132,8 +164,8 @@ void whatif_json(FILE *f, const struct whatif *w)
 	json_u64(&j, "events_after_end", w->events_after_end);
 	json_obj_end(&j);
 	json_obj_begin(&j, "fits");
-	fit_obj(&j, "lock_hold_ns", &w->hold);
-	fit_obj(&j, "irqs_off_ns", &w->irqs);
+	fit_obj(&j, "lock_hold_ns", w, &w->hold);
+	fit_obj(&j, "irqs_off_ns", w, &w->irqs);
 	json_obj_end(&j);
 	json_u64(&j, "series_bin_ns", w->bin_ns);
 	if (w->have_measured)

@@ -86,10 +86,10 @@ void whatif_text(FILE *f, const struct whatif *w)
 	fprintf(f, "trace: %s\n", line);
 	whatif_below_line(line, sizeof(line), w);
 	fprintf(f, "below high: %s\n", line);
-	whatif_fit_line(line, sizeof(line), &w->hold);
-	fprintf(f, "lock hold: %s\n", line);
-	whatif_fit_line(line, sizeof(line), &w->irqs);
-	fprintf(f, "interrupts off: %s\n", line);
+	whatif_fit_line(line, sizeof(line), w, &w->hold);
+	fprintf(f, "lock hold priced: %s\n", line);
+	whatif_fit_line(line, sizeof(line), w, &w->irqs);
+	fprintf(f, "interrupts off priced: %s\n", line);
 	if (w->rules.base == PCPM_RULES_6_1)
 		fprintf(f,
 			"6.1 before 6.1.104 has no scale: every column is the same kernel\n");
