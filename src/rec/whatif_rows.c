@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arrays.h"
 #include "hist.h"
 #include "whatif.h"
 
@@ -54,7 +55,7 @@ const struct whatif_row whatif_rows[] = {
 	{ "drift.count_max", "its drift of pcp->count, largest", "pages", NULL, WP_EXTRA, WR_REPLAY },
 };
 /* clang-format on */
-const int whatif_nr_rows = sizeof(whatif_rows) / sizeof(whatif_rows[0]);
+const int whatif_nr_rows = ARRAY_SIZE(whatif_rows);
 
 static double pct(uint64_t part, uint64_t whole)
 {
@@ -86,7 +87,7 @@ static bool extra(const struct whatif_col *c, const char *key, double *v)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(u64s); i++)
 		if (!strcmp(key, u64s[i].key)) {
 			*v = (double)*(const uint64_t *)((const char *)x +
 							 u64s[i].off);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "arrays.h"
 #include "hist.h"
 #include "json.h"
 #include "whatif_view.h"
@@ -116,7 +117,7 @@ static void col_obj(struct json_writer *j, const char *key,
 	}
 	json_obj_end(j);
 	json_obj_begin(j, "hists");
-	for (i = 0; i < sizeof(hists) / sizeof(hists[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(hists); i++)
 		hist_obj(j, c, hists[i].key, hists[i].hist);
 	json_obj_end(j);
 	if (c->x.have_parked) {
