@@ -211,11 +211,14 @@ void whatif_below_line(char *buf, size_t len, const struct whatif *w);
  * whatif_check.c: the replay at the recorded scale against the
  * recording's own counts (issue 22's self-consistency): bulk-free and
  * refill calls and pages within 1 %, their size histograms within one
- * log2 bucket for 99 % of calls, the largest flush exact, no events lost.
+ * log2 bucket for 99 % of calls, the largest flush exact, no events lost;
+ * and, where the recording timed zone->lock, the priced lock hold total
+ * within 10 % (issue 31).
  */
 #define WHATIF_CHECK_MAX 16
 #define WHATIF_CHECK_COUNT_PCT 1.0
 #define WHATIF_CHECK_HIST_OFF_PCT 1.0
+#define WHATIF_CHECK_LOCK_PCT 10.0
 
 enum whatif_check_kind {
 	CHECK_WITHIN_PCT, /* |pred - rec| <= bound % of rec */

@@ -3,8 +3,8 @@
  * whatif's pricing of lock hold and interrupts-off time on a synthetic
  * recording whose calls took a known time each (tw_timed()): at the
  * recorded scale the replay's calls fall in the recording's buckets and
- * the total, histogram and longest come back; refills are priced only
- * where they were timed.
+ * the total, histogram and longest come back, and --check holds the
+ * total to 10 %; refills are priced only where they were timed.
  */
 #include <errno.h>
 #include <math.h>
@@ -32,6 +32,17 @@ static double truth(const struct pcpmodel_call_sizes *sz)
 	for (i = 0; i < PCPM_CALL_PAGES_EXACT; i++)
 		t += (double)sz->calls_of[i] * (NS_CALL + NS_PAGE * i);
 	return t;
+}
+
+/* whether --check compared what and found it ok (or not) */
+static bool held(const struct whatif_check *c, int n, const char *what, bool ok)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(c[i].what, what))
+			return c[i].kind == CHECK_WITHIN_PCT && c[i].ok == ok;
+	return false;
 }
 
 void test_whatif_price_self(void)
@@ -62,6 +73,18 @@ void test_whatif_price_self(void)
 	CHECK_EQ_U64(p5->fig.hist[HIST_LOCK_HOLD_NS].samples,
 		     x.s.total.cnt[CNT_BULK_FREE_CALLS]);
 	CHECK_EQ_U64(p5->x.priced_outside[WHATIF_COST_HOLD], 0);
+	CHECK_EQ_INT(whatif_check(&x.w, c, &n, &pass), 0);
+	CHECK(pass);
+	CHECK(held(c, n, "lock_hold_ns.total", true));
+	/* priced 11 % over the recording: --check fails on that alone */
+	x.w.cols[p5 - x.w.cols].fig.cnt[CNT_LOCK_HOLD_NS] =
+		x.s.total.cnt[CNT_LOCK_HOLD_NS] * 111 / 100;
+	CHECK_EQ_INT(whatif_check(&x.w, c, &n, &pass), 0);
+	CHECK(!pass);
+	CHECK(held(c, n, "lock_hold_ns.total", false));
+	CHECK(held(c, n, "bulk_free.calls", true));
+	x.w.cols[p5 - x.w.cols].fig.cnt[CNT_LOCK_HOLD_NS] =
+		x.s.total.cnt[CNT_LOCK_HOLD_NS] * 109 / 100;
 	CHECK_EQ_INT(whatif_check(&x.w, c, &n, &pass), 0);
 	CHECK(pass);
 	/*
