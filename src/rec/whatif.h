@@ -187,6 +187,8 @@ struct whatif_row {
 
 extern const struct whatif_row whatif_rows[];
 extern const int whatif_nr_rows;
+/* the row of key, NULL when there is none */
+const struct whatif_row *whatif_row_of(const char *key);
 /* row's value in col; false when col has none */
 bool whatif_value(const struct whatif_col *col, const struct whatif_row *row,
 		  double *v);
@@ -206,6 +208,41 @@ void whatif_fit_line(char *buf, size_t len, const struct whatif *w,
 void whatif_window_line(char *buf, size_t len, const struct whatif *w);
 /* where the replay is weakest: the share below the high watermark */
 void whatif_below_line(char *buf, size_t len, const struct whatif *w);
+
+/*
+ * whatif_pick.c, which scale: per cost, the replayed scale where it is
+ * least against the replay at the recorded scale, and the error it is
+ * known to carry (the suite's cross-scale error built in, plus this
+ * trace's self-replay error); apart where the difference is larger
+ */
+enum whatif_pick_cost {
+	WHATIF_PICK_IRQS_MAX,
+	WHATIF_PICK_LOCK_NS,
+	WHATIF_PICK_TAKES,
+	WHATIF_PICK_PARKED,
+	NR_WHATIF_PICKS,
+};
+
+struct whatif_pick {
+	const char *key; /* the row: "lock_hold_ns.total" */
+	const char *name; /* "zone->lock time" */
+	bool ok; /* the recorded scale's column and another have it */
+	int least; /* the scale where it is least (ties: the recorded) */
+	/* the least scale other than the recorded one, and its value */
+	int other;
+	double at_other, at_rec;
+	double diff_pct; /* at_other against at_rec */
+	double cross_pct; /* the suite's measured cross-scale error */
+	double self_pct; /* replay at the recorded scale vs measured; NAN */
+	double error_pct; /* cross_pct + |self_pct| */
+	bool apart; /* |diff_pct| > error_pct */
+};
+
+void whatif_picks(const struct whatif *w,
+		  struct whatif_pick p[NR_WHATIF_PICKS]);
+/* the line every view says */
+void whatif_pick_line(char *buf, size_t len, const struct whatif *w,
+		      const struct whatif_pick *p);
 
 /*
  * whatif_check.c: the replay at the recorded scale against the

@@ -57,6 +57,16 @@ const struct whatif_row whatif_rows[] = {
 /* clang-format on */
 const int whatif_nr_rows = ARRAY_SIZE(whatif_rows);
 
+const struct whatif_row *whatif_row_of(const char *key)
+{
+	int r;
+
+	for (r = 0; r < whatif_nr_rows; r++)
+		if (!strcmp(whatif_rows[r].key, key))
+			return &whatif_rows[r];
+	return NULL;
+}
+
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0;

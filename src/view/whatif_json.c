@@ -131,6 +131,37 @@ static void col_obj(struct json_writer *j, const char *key,
 	json_obj_end(j);
 }
 
+/* which scale: each cost's least scale, its difference and error */
+static void picks_arr(struct json_writer *j, const struct whatif *w)
+{
+	struct whatif_pick p[NR_WHATIF_PICKS];
+	int k;
+
+	whatif_picks(w, p);
+	json_arr_begin(j, "which_scale");
+	for (k = 0; k < NR_WHATIF_PICKS; k++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "figure", p[k].key);
+		json_bool(j, "ok", p[k].ok);
+		if (p[k].ok) {
+			json_int(j, "least_scale", p[k].least);
+			json_int(j, "other_scale", p[k].other);
+		} else {
+			json_null(j, "least_scale");
+			json_null(j, "other_scale");
+		}
+		json_double(j, "recorded_value", p[k].ok ? p[k].at_rec : NAN);
+		json_double(j, "other_value", p[k].ok ? p[k].at_other : NAN);
+		json_double(j, "difference_pct", p[k].ok ? p[k].diff_pct : NAN);
+		json_double(j, "cross_scale_error_pct", p[k].cross_pct);
+		json_double(j, "self_error_pct", p[k].self_pct);
+		json_double(j, "error_pct", p[k].ok ? p[k].error_pct : NAN);
+		json_bool(j, "apart", p[k].apart);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 void whatif_json(FILE *f, const struct whatif *w)
 {
 	const struct rec_trace *t = w->trace;
@@ -177,6 +208,7 @@ void whatif_json(FILE *f, const struct whatif *w)
 	for (i = 0; i < w->nr_cols; i++)
 		col_obj(&j, NULL, w, &w->cols[i]);
 	json_arr_end(&j);
+	picks_arr(&j, w);
 	json_obj_end(&j);
 	json_end_line(&j);
 }

@@ -449,6 +449,7 @@ static void test_whatif_hist_off(void)
 
 extern void test_whatif_price_self(void);
 extern void test_whatif_price_refills(void);
+extern void test_whatif_pick(void);
 extern void test_whatif_outputs(void);
 extern void test_whatif_save_diff(void);
 extern void test_whatif_cli(void);
@@ -463,6 +464,7 @@ const struct unit_test whatif_tests[] = {
 	TEST(test_whatif_hist_off),
 	TEST(test_whatif_price_self),
 	TEST(test_whatif_price_refills),
+	TEST(test_whatif_pick),
 	TEST(test_whatif_outputs),
 	TEST(test_whatif_save_diff),
 	TEST(test_whatif_cli),

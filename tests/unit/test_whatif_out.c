@@ -75,6 +75,12 @@ void test_whatif_outputs(void)
 	CHECK(row_marked(s, "largest refill (pages)"));
 	CHECK(!row_marked(s, "pages refilled (pages)"));
 	CHECK(strstr(s, "'~' the recording's estimate"));
+	/* which scale: the last lines, one per cost */
+	CHECK(strstr(s, "\nwhich scale (the replays against"));
+	CHECK(strstr(s, "\n  zone->lock time: least at "));
+	CHECK(strstr(s, "\n  zone->lock acquisitions: least at "));
+	CHECK(strstr(s, "\n  interrupts-off max: least at "));
+	CHECK(strstr(s, "\n  pages parked: least at "));
 	capture_free(&c);
 	((struct fact_probe *)facts_probe(&x.s.h.f, "refill"))->mode =
 		MODE_FENTRY;
@@ -89,6 +95,9 @@ void test_whatif_outputs(void)
 	CHECK(strstr(s, "\"bulk_free.asked_max\":null"));
 	CHECK(strstr(s, "\"parked\":["));
 	CHECK(strstr(s, "\"measured\":{"));
+	CHECK(strstr(
+		s,
+		"\"which_scale\":[{\"figure\":\"irqs_off_ns.max\",\"ok\":true"));
 	if (path && *path) {
 		f = fopen(path, "w");
 		CHECK(f && fputs(s, f) >= 0 && !fclose(f));
@@ -103,6 +112,8 @@ void test_whatif_outputs(void)
 		"aria-label=\"zone-&gt;lock acquisitions against the scale\""));
 	CHECK(strstr(s, "aria-label=\"pages parked in the pcp lists\""));
 	CHECK(strstr(s, "pcp batch scale"));
+	CHECK(strstr(s, "<h3>Which scale</h3>"));
+	CHECK(strstr(s, "<li>zone-&gt;lock time: least at "));
 	CHECK(strstr(s, "</html>"));
 	capture_free(&c);
 	tw_free(&x);
