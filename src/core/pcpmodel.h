@@ -41,7 +41,8 @@
  *   pageblock, a CMA or ALLOC_HIGHATOMIC refusal stay where the kernel
  *   put them, whatever the scale.
  * - zone->lock is never contended: a call is one acquisition, and what
- *   it costs comes from pcpmodel_cost_fit() on measured calls.
+ *   it costs is what the recording's calls of its size cost
+ *   (pcpmodel_cost_table()).
  * - ZONE_BELOW_HIGH and ZONE_RECLAIM_ACTIVE come from the trace's zone
  *   states only. The kernel sets BELOW_HIGH in get_page_from_freelist()
  *   and clears it after a commit flush that lifts the zone over its high
@@ -366,7 +367,7 @@ struct pcpmodel_flushes {
 /*
  * Pages per locked call, exact below PCPM_CALL_PAGES_EXACT; larger calls
  * (6.1's whole-pcp flushes) by log2 slot with their pages, so that a
- * cost fit can be applied call by call (pcpmodel_cost_hist()).
+ * call can be priced by its own size (pcpmodel_cost_price()).
  */
 struct pcpmodel_call_sizes {
 	uint64_t calls_of[PCPM_CALL_PAGES_EXACT];
@@ -461,44 +462,60 @@ void pcpmodel_restart_count(struct pcpmodel *m);
 const struct pcpmodel_config *pcpmodel_config(const struct pcpmodel *m);
 
 /*
- * Cost of a locked call as ns = ns_per_call * calls + ns_per_page *
- * pages, by least squares over observations: one call each (calls = 1,
- * its pages and measured hold time) or an interval's totals. Neither
- * cost is negative: where the unconstrained fit has one below 0, it is
- * held at 0 and the other fitted alone.
+ * What a locked call costs, by the log2 bucket of its pages
+ * (pcpmodel_cost.c). A recording's pages-per-call histogram and its
+ * time-per-call histogram of the same calls are paired quantile by
+ * quantile: the q-th call by pages is taken to be the q-th by time,
+ * which holds where a call's time grows with its pages and blurs where
+ * calls of one size spread in time (TCG: calls of 63-68 pages took 2 to
+ * 21 us). That gives each pages bucket its calls' mean time, their
+ * shares of the time slots and the longest of them, and a replay's call
+ * is priced by its own pages' bucket. A bucket the recording never saw
+ * is priced from the nearest one it did, at that bucket's ns a page:
+ * an extrapolation, counted apart (pcpmodel_cost_sum.outside).
  */
-struct pcpmodel_cost_obs {
-	double calls;
-	double pages;
-	double ns;
+struct pcpmodel_cost_bucket {
+	double calls; /* the recording's calls in it; 0: never seen */
+	double pages; /* their mean pages (estimated: pcpmodel_cost.c) */
+	double mean_ns;
+	double max_ns; /* the longest of them */
+	double share[PCPTOP_HIST_SLOTS]; /* of its calls, by time slot */
 };
 
-/* the fit, stated: both coefficients, how far the points sit off it */
-struct pcpmodel_cost_fit {
-	double ns_per_call;
-	double ns_per_page;
-	double rms_residual_ns; /* sqrt(mean((ns - fitted)^2)) */
-	/* 1 - SS_res / SS_tot, SS_tot about the mean of ns */
-	double r_squared;
-	size_t nr_obs;
+struct pcpmodel_cost_table {
+	struct pcpmodel_cost_bucket b[PCPTOP_HIST_SLOTS];
+	int lo, hi; /* the lowest and the highest bucket seen */
+	int nr_seen;
+	uint64_t calls, timed; /* the recording's calls, and those timed */
+	double total_ns;
 };
 
-/*
- * 0; -EINVAL for fewer than two observations or a non-finite one;
- * -EDOM when calls and pages are proportional across them (every call
- * the same size): the two costs cannot be told apart.
- */
-int pcpmodel_cost_fit(const struct pcpmodel_cost_obs *obs, size_t nr,
-		      struct pcpmodel_cost_fit *fit);
+/* what a recording measured of its locked calls */
+struct pcpmodel_cost_in {
+	const uint64_t *pages_slots; /* pages a call: PCPTOP_HIST_SLOTS */
+	uint64_t pages, max_pages; /* their sum, the largest call */
+	const uint64_t *ns_slots; /* time a call, of the same calls */
+	uint64_t ns, max_ns;
+};
 
-/*
- * A locked call's time under a fit, call by call, in pcptop's ns log2
- * slots (compares with HIST_LOCK_HOLD_NS and HIST_IRQS_OFF_NS); *total_ns
- * gets their sum. A negative prediction counts as 0 ns. Calls past
- * PCPM_CALL_PAGES_EXACT are priced at their slot's mean size.
- */
-void pcpmodel_cost_hist(const struct pcpmodel_call_sizes *sizes,
-			const struct pcpmodel_cost_fit *fit,
-			uint64_t slots[PCPTOP_HIST_SLOTS], double *total_ns);
+/* 0; -ENODATA without calls or without timed calls */
+int pcpmodel_cost_table(const struct pcpmodel_cost_in *in,
+			struct pcpmodel_cost_table *t);
+
+/* a replay's calls priced, added up over pcpmodel_cost_price() calls */
+struct pcpmodel_cost_sum {
+	double slots[PCPTOP_HIST_SLOTS]; /* calls by time slot, in shares */
+	double total_ns, max_ns;
+	uint64_t calls;
+	uint64_t outside; /* of them, priced from another size's bucket */
+};
+
+/* every call of sizes (exact below PCPM_CALL_PAGES_EXACT) into sum */
+void pcpmodel_cost_price(const struct pcpmodel_call_sizes *sizes,
+			 const struct pcpmodel_cost_table *t,
+			 struct pcpmodel_cost_sum *sum);
+/* sum's calls by time slot, rounded to add up to sum->calls */
+void pcpmodel_cost_slots(const struct pcpmodel_cost_sum *sum,
+			 uint64_t slots[PCPTOP_HIST_SLOTS]);
 
 #endif /* PCPTOP_PCPMODEL_H */

@@ -4,9 +4,9 @@
  * through the pcp policy (pcpmodel.h) at each scale asked, each replay
  * summed up as the figures a recording at that scale would count
  * (struct figures, so that every figure reads through figtab as a
- * recording's does), the lock and interrupts-off time priced by a cost
- * fit on the recording's own measured intervals, and the recording's
- * own counted figures beside them. Views print it (view/whatif_*.c);
+ * recording's does), the lock and interrupts-off time priced call by
+ * call from what the recording's own calls of each size took, and the
+ * recording's own counted figures beside them. Views print it (view/whatif_*.c);
  * whatif_check.c holds a replay at the recorded scale against the
  * recording; whatif_save.c writes a prediction as a recording diff reads.
  */
@@ -25,6 +25,13 @@
 #define WHATIF_MAX_COLS (PCPM_SCALE_MAX + 1)
 /* points of the parked-pages series over the trace's time */
 #define WHATIF_SERIES_BINS 48
+
+/* which time a pricing is of */
+enum whatif_cost {
+	WHATIF_COST_HOLD, /* lock_hold_ns */
+	WHATIF_COST_IRQS, /* irqs_off_ns */
+	NR_WHATIF_COSTS,
+};
 
 /* what a column knows beyond the figures: the replay's own bookkeeping */
 struct whatif_extra {
@@ -45,6 +52,11 @@ struct whatif_extra {
 	uint64_t count_drift_max, high_drift_max;
 	double count_drift_mean;
 	uint64_t events_rejected, events_unseeded;
+	/*
+	 * calls priced from a bucket of another size, one the recording
+	 * never saw (extrapolated), by enum whatif_cost
+	 */
+	uint64_t priced_outside[NR_WHATIF_COSTS];
 	/* pages in every pcp list: at the end of each bin, its mean, max */
 	uint64_t parked[WHATIF_SERIES_BINS];
 	double parked_mean;
@@ -67,12 +79,17 @@ struct whatif_col {
 	struct whatif_extra x;
 };
 
-/* a cost fit of lock hold or interrupts-off time, stated */
+/*
+ * The pricing of lock hold or interrupts-off time, stated: the
+ * recording's calls by log2 bucket of pages, each with its calls' own
+ * time (pcpmodel_cost_table(), whatif_cost.c)
+ */
 struct whatif_fit {
-	int err; /* 0, or why there is none: -ENODATA, -EDOM, -EINVAL */
-	struct pcpmodel_cost_fit fit;
-	const char *on; /* what it was fitted on, in words */
-	/* refills were timed too (fitted and priced); else bulk frees only */
+	int err; /* 0, or why there is none: -ENODATA */
+	enum whatif_cost which;
+	struct pcpmodel_cost_table table;
+	const char *on; /* what it was built from, in words */
+	/* refills were timed too (in the table and priced); else bulk frees */
 	bool refill;
 };
 
@@ -137,7 +154,7 @@ void whatif_figures(const struct pcpmodel_rules *rules,
 /* the column of scale sc, NULL when not asked for */
 const struct whatif_col *whatif_col_of(const struct whatif *w, int sc);
 
-/* whatif_fit.c: lock hold and interrupts-off cost fits from s */
+/* whatif_cost.c: lock hold and interrupts-off pricings from s */
 void whatif_fit_costs(struct whatif *w, const struct rec_summary *s);
 /* a replay's calls priced: lock_hold_ns and irqs_off_ns of col */
 void whatif_price(const struct whatif *w, const struct pcpmodel_result *r,
@@ -170,6 +187,8 @@ struct whatif_row {
 
 extern const struct whatif_row whatif_rows[];
 extern const int whatif_nr_rows;
+/* the row of key, NULL when there is none */
+const struct whatif_row *whatif_row_of(const char *key);
 /* row's value in col; false when col has none */
 bool whatif_value(const struct whatif_col *col, const struct whatif_row *row,
 		  double *v);
@@ -180,21 +199,63 @@ bool whatif_value(const struct whatif_col *col, const struct whatif_row *row,
 bool whatif_estimated(const struct whatif_col *col,
 		      const struct whatif_row *row);
 
-/* words every view says: a fit, stated; the trace's window and losses */
-void whatif_fit_line(char *buf, size_t len, const struct whatif_fit *fit);
+/*
+ * words every view says: a pricing, stated (with the calls each scale
+ * priced past the sizes the recording saw); the trace's window and losses
+ */
+void whatif_fit_line(char *buf, size_t len, const struct whatif *w,
+		     const struct whatif_fit *fit);
 void whatif_window_line(char *buf, size_t len, const struct whatif *w);
 /* where the replay is weakest: the share below the high watermark */
 void whatif_below_line(char *buf, size_t len, const struct whatif *w);
 
 /*
+ * whatif_pick.c, which scale: per cost, the replayed scale where it is
+ * least against the replay at the recorded scale, and the error it is
+ * known to carry (the suite's cross-scale error built in, plus this
+ * trace's self-replay error); apart where the difference is larger
+ */
+enum whatif_pick_cost {
+	WHATIF_PICK_IRQS_MAX,
+	WHATIF_PICK_LOCK_NS,
+	WHATIF_PICK_TAKES,
+	WHATIF_PICK_PARKED,
+	NR_WHATIF_PICKS,
+};
+
+struct whatif_pick {
+	const char *key; /* the row: "lock_hold_ns.total" */
+	const char *name; /* "zone->lock time" */
+	bool ok; /* the recorded scale's column and another have it */
+	int least; /* the scale where it is least (ties: the recorded) */
+	/* the least scale other than the recorded one, and its value */
+	int other;
+	double at_other, at_rec;
+	double diff_pct; /* at_other against at_rec */
+	double cross_pct; /* the suite's measured cross-scale error */
+	double self_pct; /* replay at the recorded scale vs measured; NAN */
+	double error_pct; /* cross_pct + |self_pct| */
+	bool apart; /* |diff_pct| > error_pct */
+};
+
+void whatif_picks(const struct whatif *w,
+		  struct whatif_pick p[NR_WHATIF_PICKS]);
+/* the line every view says */
+void whatif_pick_line(char *buf, size_t len, const struct whatif *w,
+		      const struct whatif_pick *p);
+
+/*
  * whatif_check.c: the replay at the recorded scale against the
  * recording's own counts (issue 22's self-consistency): bulk-free and
  * refill calls and pages within 1 %, their size histograms within one
- * log2 bucket for 99 % of calls, the largest flush exact, no events lost.
+ * log2 bucket for 99 % of calls, the largest flush exact, no events lost;
+ * and, where the recording timed zone->lock, the priced lock hold total
+ * within 10 % (issue 31).
  */
 #define WHATIF_CHECK_MAX 16
 #define WHATIF_CHECK_COUNT_PCT 1.0
 #define WHATIF_CHECK_HIST_OFF_PCT 1.0
+#define WHATIF_CHECK_LOCK_PCT 10.0
 
 enum whatif_check_kind {
 	CHECK_WITHIN_PCT, /* |pred - rec| <= bound % of rec */

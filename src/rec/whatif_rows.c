@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arrays.h"
+#include "hist.h"
 #include "whatif.h"
 
 /* clang-format off */
@@ -53,7 +55,17 @@ const struct whatif_row whatif_rows[] = {
 	{ "drift.count_max", "its drift of pcp->count, largest", "pages", NULL, WP_EXTRA, WR_REPLAY },
 };
 /* clang-format on */
-const int whatif_nr_rows = sizeof(whatif_rows) / sizeof(whatif_rows[0]);
+const int whatif_nr_rows = ARRAY_SIZE(whatif_rows);
+
+const struct whatif_row *whatif_row_of(const char *key)
+{
+	int r;
+
+	for (r = 0; r < whatif_nr_rows; r++)
+		if (!strcmp(whatif_rows[r].key, key))
+			return &whatif_rows[r];
+	return NULL;
+}
 
 static double pct(uint64_t part, uint64_t whole)
 {
@@ -85,7 +97,7 @@ static bool extra(const struct whatif_col *c, const char *key, double *v)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(u64s) / sizeof(u64s[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(u64s); i++)
 		if (!strcmp(key, u64s[i].key)) {
 			*v = (double)*(const uint64_t *)((const char *)x +
 							 u64s[i].off);
@@ -158,18 +170,71 @@ bool whatif_value(const struct whatif_col *col, const struct whatif_row *row,
 	return true;
 }
 
-void whatif_fit_line(char *buf, size_t len, const struct whatif_fit *fit)
+/* "64-127 pages 2220 calls 6706 ns" for every bucket seen */
+static int bucket_words(char *buf, size_t len, const struct whatif_fit *fit)
 {
+	const struct pcpmodel_cost_table *t = &fit->table;
+	int i, n = 0, k;
+
+	for (i = t->lo; i >= 0 && i <= t->hi; i++) {
+		const struct pcpmodel_cost_bucket *b = &t->b[i];
+
+		if (!(b->calls > 0))
+			continue;
+		k = snprintf(buf + n, len - n,
+			     "%s%llu-%llu pages %.0f calls %.0f ns",
+			     n ? ", " : "", (unsigned long long)hist_slot_lo(i),
+			     (unsigned long long)hist_slot_hi(i), b->calls,
+			     b->mean_ns);
+		if (k < 0 || (size_t)k >= len - n)
+			return (int)len;
+		n += k;
+	}
+	return n;
+}
+
+void whatif_fit_line(char *buf, size_t len, const struct whatif *w,
+		     const struct whatif_fit *fit)
+{
+	int n, k, i;
+	bool any = false;
+
 	if (fit->err) {
-		snprintf(buf, len, "no fit (%s): fitted on %s",
+		snprintf(buf, len, "not priced (%s): from %s",
 			 strerror(-fit->err), fit->on);
 		return;
 	}
-	snprintf(
+	n = snprintf(
 		buf, len,
-		"%.0f ns a call + %.2f ns a page, R^2 %.3f, rms error %.0f ns over %zu points; fitted on %s",
-		fit->fit.ns_per_call, fit->fit.ns_per_page, fit->fit.r_squared,
-		fit->fit.rms_residual_ns, fit->fit.nr_obs, fit->on);
+		"by each call's pages, at the mean of the recording's %llu timed calls in that log2 bucket (",
+		(unsigned long long)fit->table.timed);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	n += bucket_words(buf + n, len - n, fit);
+	if ((size_t)n >= len)
+		return;
+	k = snprintf(
+		buf + n, len - n,
+		"); from %s. A call of a size the recording never saw is priced from the nearest bucket at its ns a page: ",
+		fit->on);
+	if (k < 0 || (size_t)k >= len - n)
+		return;
+	n += k;
+	for (i = 0; i < w->nr_cols; i++) {
+		uint64_t out = w->cols[i].x.priced_outside[fit->which];
+
+		if (!out)
+			continue;
+		k = snprintf(buf + n, len - n, "%sscale %d: %llu calls",
+			     any ? ", " : "", w->cols[i].scale,
+			     (unsigned long long)out);
+		if (k < 0 || (size_t)k >= len - n)
+			return;
+		n += k;
+		any = true;
+	}
+	if (!any)
+		snprintf(buf + n, len - n, "none here");
 }
 
 void whatif_window_line(char *buf, size_t len, const struct whatif *w)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arrays.h"
 #include "recfile.h"
 #include "whatif_save.h"
 
@@ -47,7 +48,7 @@ static void prediction_facts(struct facts *f, const struct whatif *w,
 	for (i = 0; i < (size_t)nr_figs && i < FIGTAB_MAX; i++)
 		if (col->fig_on[i])
 			keep_fig(f, &fig_table[i]);
-	for (i = 0; i < sizeof(extra_counters) / sizeof(extra_counters[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(extra_counters); i++)
 		f->counted[extra_counters[i]] = true;
 	if (!dc || !col->fig_on[fig_index(dc)]) {
 		f->counted[CNT_DECAY_TRIMS] = false;

@@ -25,22 +25,12 @@ static const char css[] =
 	"td:first-child,th:first-child{text-align:left}"
 	"th.rec{background:#eef}p.note{color:#555;font-size:90%}";
 
-static const struct whatif_row *row_of(const char *key)
-{
-	int r;
-
-	for (r = 0; r < whatif_nr_rows; r++)
-		if (!strcmp(whatif_rows[r].key, key))
-			return &whatif_rows[r];
-	return NULL;
-}
-
 /* a row across the scales; the measured value as a one-point series */
 static void knee_series(const struct whatif *w, const char *key,
 			const char *name, struct svg_series *sr, double *x,
 			double *y)
 {
-	const struct whatif_row *row = row_of(key);
+	const struct whatif_row *row = whatif_row_of(key);
 	int i;
 
 	sr->name = name;
@@ -56,7 +46,7 @@ static void measured_point(const struct whatif *w, const char *key,
 			   const char *name, struct svg_series *sr, double *x,
 			   double *y)
 {
-	const struct whatif_row *row = row_of(key);
+	const struct whatif_row *row = whatif_row_of(key);
 
 	sr->name = name;
 	sr->x = x;
@@ -190,6 +180,24 @@ static void note(FILE *f, const char *what, const char *line)
 	fputs("</p>\n", f);
 }
 
+/* which scale: the text's lines, under the knee */
+static void picks(FILE *f, const struct whatif *w)
+{
+	struct whatif_pick p[NR_WHATIF_PICKS];
+	char line[LINE_LEN];
+	int k;
+
+	whatif_picks(w, p);
+	fputs("<h3>Which scale</h3>\n<ul class=\"picks\">\n", f);
+	for (k = 0; k < NR_WHATIF_PICKS; k++) {
+		whatif_pick_line(line, sizeof(line), w, &p[k]);
+		fputs("<li>", f);
+		html_esc(f, line);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+}
+
 void whatif_html(FILE *f, const struct whatif *w)
 {
 	char line[LINE_LEN];
@@ -203,12 +211,13 @@ void whatif_html(FILE *f, const struct whatif *w)
 	note(f, "Trace: ", line);
 	whatif_below_line(line, sizeof(line), w);
 	note(f, "Below high: ", line);
-	whatif_fit_line(line, sizeof(line), &w->hold);
-	note(f, "Lock hold priced at ", line);
-	whatif_fit_line(line, sizeof(line), &w->irqs);
-	note(f, "Interrupts off priced at ", line);
+	whatif_fit_line(line, sizeof(line), w, &w->hold);
+	note(f, "Lock hold priced ", line);
+	whatif_fit_line(line, sizeof(line), w, &w->irqs);
+	note(f, "Interrupts off priced ", line);
 	fputs("<h2>The knee</h2>\n", f);
 	knee(f, w);
+	picks(f, w);
 	fputs("<h2>Pages parked in the pcp lists</h2>\n", f);
 	parked(f, w);
 	fputs("<h2>Every figure</h2>\n", f);

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "arrays.h"
+#include "hist.h"
 #include "json.h"
 #include "whatif_view.h"
 
@@ -24,18 +26,49 @@ static const struct {
 	{ "irqs_off_ns", HIST_IRQS_OFF_NS },
 };
 
+/*
+ * A pricing: the line's keys stay (null: there is no line since the
+ * buckets), the buckets it prices from, and the calls each scale priced
+ * from a bucket of another size
+ */
 static void fit_obj(struct json_writer *j, const char *key,
-		    const struct whatif_fit *f)
+		    const struct whatif *w, const struct whatif_fit *f)
 {
+	const struct pcpmodel_cost_table *t = &f->table;
+	int i;
+
 	json_obj_begin(j, key);
 	json_bool(j, "ok", !f->err);
-	json_double(j, "ns_per_call", f->err ? NAN : f->fit.ns_per_call);
-	json_double(j, "ns_per_page", f->err ? NAN : f->fit.ns_per_page);
-	json_double(j, "r_squared", f->err ? NAN : f->fit.r_squared);
-	json_double(j, "rms_residual_ns",
-		    f->err ? NAN : f->fit.rms_residual_ns);
-	json_u64(j, "points", f->err ? 0 : f->fit.nr_obs);
+	json_double(j, "ns_per_call", NAN);
+	json_double(j, "ns_per_page", NAN);
+	json_double(j, "r_squared", NAN);
+	json_double(j, "rms_residual_ns", NAN);
+	json_u64(j, "points", f->err ? 0 : (uint64_t)t->nr_seen);
 	json_str(j, "fitted_on", f->on);
+	json_str(j, "pricing", "buckets");
+	json_u64(j, "timed_calls", f->err ? 0 : t->timed);
+	json_arr_begin(j, "buckets");
+	for (i = t->lo; !f->err && i >= 0 && i <= t->hi; i++) {
+		if (!(t->b[i].calls > 0))
+			continue;
+		json_obj_begin(j, NULL);
+		json_u64(j, "pages_lo", hist_slot_lo(i));
+		json_u64(j, "pages_hi", hist_slot_hi(i));
+		json_double(j, "calls", t->b[i].calls);
+		json_double(j, "pages_mean", t->b[i].pages);
+		json_double(j, "mean_ns", t->b[i].mean_ns);
+		json_double(j, "max_ns", t->b[i].max_ns);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_arr_begin(j, "extrapolated");
+	for (i = 0; !f->err && i < w->nr_cols; i++) {
+		json_obj_begin(j, NULL);
+		json_int(j, "scale", w->cols[i].scale);
+		json_u64(j, "calls", w->cols[i].x.priced_outside[f->which]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 	json_obj_end(j);
 }
 
@@ -84,7 +117,7 @@ static void col_obj(struct json_writer *j, const char *key,
 	}
 	json_obj_end(j);
 	json_obj_begin(j, "hists");
-	for (i = 0; i < sizeof(hists) / sizeof(hists[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(hists); i++)
 		hist_obj(j, c, hists[i].key, hists[i].hist);
 	json_obj_end(j);
 	if (c->x.have_parked) {
@@ -96,6 +129,37 @@ static void col_obj(struct json_writer *j, const char *key,
 		json_null(j, "parked");
 	}
 	json_obj_end(j);
+}
+
+/* which scale: each cost's least scale, its difference and error */
+static void picks_arr(struct json_writer *j, const struct whatif *w)
+{
+	struct whatif_pick p[NR_WHATIF_PICKS];
+	int k;
+
+	whatif_picks(w, p);
+	json_arr_begin(j, "which_scale");
+	for (k = 0; k < NR_WHATIF_PICKS; k++) {
+		json_obj_begin(j, NULL);
+		json_str(j, "figure", p[k].key);
+		json_bool(j, "ok", p[k].ok);
+		if (p[k].ok) {
+			json_int(j, "least_scale", p[k].least);
+			json_int(j, "other_scale", p[k].other);
+		} else {
+			json_null(j, "least_scale");
+			json_null(j, "other_scale");
+		}
+		json_double(j, "recorded_value", p[k].ok ? p[k].at_rec : NAN);
+		json_double(j, "other_value", p[k].ok ? p[k].at_other : NAN);
+		json_double(j, "difference_pct", p[k].ok ? p[k].diff_pct : NAN);
+		json_double(j, "cross_scale_error_pct", p[k].cross_pct);
+		json_double(j, "self_error_pct", p[k].self_pct);
+		json_double(j, "error_pct", p[k].ok ? p[k].error_pct : NAN);
+		json_bool(j, "apart", p[k].apart);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 }
 
 void whatif_json(FILE *f, const struct whatif *w)
@@ -132,8 +196,8 @@ void whatif_json(FILE *f, const struct whatif *w)
 	json_u64(&j, "events_after_end", w->events_after_end);
 	json_obj_end(&j);
 	json_obj_begin(&j, "fits");
-	fit_obj(&j, "lock_hold_ns", &w->hold);
-	fit_obj(&j, "irqs_off_ns", &w->irqs);
+	fit_obj(&j, "lock_hold_ns", w, &w->hold);
+	fit_obj(&j, "irqs_off_ns", w, &w->irqs);
 	json_obj_end(&j);
 	json_u64(&j, "series_bin_ns", w->bin_ns);
 	if (w->have_measured)
@@ -144,6 +208,7 @@ void whatif_json(FILE *f, const struct whatif *w)
 	for (i = 0; i < w->nr_cols; i++)
 		col_obj(&j, NULL, w, &w->cols[i]);
 	json_arr_end(&j);
+	picks_arr(&j, w);
 	json_obj_end(&j);
 	json_end_line(&j);
 }

@@ -71,6 +71,22 @@ static void rows(FILE *f, const struct whatif *w)
 	}
 }
 
+/* which scale: one line per cost, what the figures carry and no more */
+static void picks(FILE *f, const struct whatif *w)
+{
+	struct whatif_pick p[NR_WHATIF_PICKS];
+	char line[LINE_LEN];
+	int k;
+
+	whatif_picks(w, p);
+	fputs("\nwhich scale (the replays against the one at the recorded scale):\n",
+	      f);
+	for (k = 0; k < NR_WHATIF_PICKS; k++) {
+		whatif_pick_line(line, sizeof(line), w, &p[k]);
+		fprintf(f, "  %s\n", line);
+	}
+}
+
 void whatif_text(FILE *f, const struct whatif *w)
 {
 	char line[LINE_LEN];
@@ -86,10 +102,10 @@ void whatif_text(FILE *f, const struct whatif *w)
 	fprintf(f, "trace: %s\n", line);
 	whatif_below_line(line, sizeof(line), w);
 	fprintf(f, "below high: %s\n", line);
-	whatif_fit_line(line, sizeof(line), &w->hold);
-	fprintf(f, "lock hold: %s\n", line);
-	whatif_fit_line(line, sizeof(line), &w->irqs);
-	fprintf(f, "interrupts off: %s\n", line);
+	whatif_fit_line(line, sizeof(line), w, &w->hold);
+	fprintf(f, "lock hold priced: %s\n", line);
+	whatif_fit_line(line, sizeof(line), w, &w->irqs);
+	fprintf(f, "interrupts off priced: %s\n", line);
 	if (w->rules.base == PCPM_RULES_6_1)
 		fprintf(f,
 			"6.1 before 6.1.104 has no scale: every column is the same kernel\n");
@@ -101,6 +117,7 @@ void whatif_text(FILE *f, const struct whatif *w)
 		"no such figure (the recording did not count it, or only a replay knows it);\n"
 		"'~' the recording's estimate (a tracepoint's per-page events grouped into calls).\n"
 		"The replay takes the recorded watermark state and drains as given.\n");
+	picks(f, w);
 }
 
 void whatif_check_text(FILE *f, const struct whatif *w,

@@ -78,7 +78,11 @@ void test_pcpmodel_scale_direction(void);
 void test_pcpmodel_identities(void);
 void test_pcpmodel_rejects(void);
 void test_pcpmodel_rules_names(void);
-void test_pcpmodel_cost_fit(void);
-void test_pcpmodel_cost_hist(void);
+
+/* test_pcpmodel_cost.c */
+void test_pcpmodel_cost_table(void);
+void test_pcpmodel_cost_split(void);
+void test_pcpmodel_cost_extrapolate(void);
+void test_pcpmodel_cost_slots(void);
 
 #endif /* PCPTOP_PCPMODEL_FIXTURE_H */

@@ -514,7 +514,9 @@ const struct unit_test pcpmodel_tests[] = {
 	TEST(test_pcpmodel_identities),
 	TEST(test_pcpmodel_rejects),
 	TEST(test_pcpmodel_rules_names),
-	TEST(test_pcpmodel_cost_fit),
-	TEST(test_pcpmodel_cost_hist),
+	TEST(test_pcpmodel_cost_table),
+	TEST(test_pcpmodel_cost_split),
+	TEST(test_pcpmodel_cost_extrapolate),
+	TEST(test_pcpmodel_cost_slots),
 	TEST_END,
 };

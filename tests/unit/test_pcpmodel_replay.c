@@ -5,10 +5,9 @@
  * and without resync; at another scale the snapshots say how far it
  * drifted; each figure moves with the scale the way the kernel's bounds
  * say; the result's own identities hold; bad input is refused and
- * counted; and the cost fit recovers known costs.
+ * counted. The pricing of locked calls is in test_pcpmodel_cost.c.
  */
 #include <errno.h>
-#include <math.h>
 #include <string.h>
 
 #include "hist.h"
@@ -21,7 +20,6 @@
 #define WORKLOAD 60000
 /* the largest overshoot of one order-0..3 entry: 8 - 1 pages */
 #define ORDER3_OVERSHOOT 7
-#define FIT_EPS 1e-6
 
 static struct pcpmodel *model(enum pcpmodel_ruleset rules, int scale,
 			      bool resync)
@@ -411,95 +409,4 @@ void test_pcpmodel_rules_names(void)
 	REQUIRE(!pcpmodel_rules_init(&r, PCPM_RULES_7_X));
 	CHECK(r.commit_chunked && r.decay_chunked && r.drain_chunked &&
 	      r.free_high_half_high_min && r.thp_lists == 2);
-}
-
-/*
- * ns = 300 + 25 * pages: two calls of 0 pages at 290 and 310 ns and two
- * of 100 at 2790 and 2810 ns put the line through the pairs' means, 10 ns
- * off each point; one interval's totals (calls 10) fit the same costs.
- * A fit with a negative cost holds it at 0.
- */
-void test_pcpmodel_cost_fit(void)
-{
-	static const struct pcpmodel_cost_obs calls[] = {
-		{ 1, 0, 290 }, { 1, 0, 310 }, { 1, 100, 2790 }, { 1, 100, 2810 }
-	};
-	static const struct pcpmodel_cost_obs totals[] = {
-		{ 10, 630, 10 * 300 + 25 * 630 },
-		{ 4, 8064, 4 * 300 + 25 * 8064 },
-		{ 7, 7, 7 * 300 + 25 * 7 },
-	};
-	static const struct pcpmodel_cost_obs same[] = { { 1, 63, 1800 },
-							 { 1, 63, 1900 } };
-	/* a recording's two intervals: 63.93 and 63 pages a call */
-	static const struct pcpmodel_cost_obs alike[] = {
-		{ 2526, 161490, 17085972 }, { 3, 189, 54856 }
-	};
-	static const struct pcpmodel_cost_obs steep[] = { { 1, 10, 10 },
-							  { 1, 20, 2000 } };
-	static const struct pcpmodel_cost_obs falling[] = { { 1, 10, 1000 },
-							    { 1, 20, 900 } };
-	struct pcpmodel_cost_obs bad[] = { { 1, 1, 1 }, { 1, 2, NAN } };
-	struct pcpmodel_cost_fit fit;
-
-	REQUIRE(!pcpmodel_cost_fit(calls, 4, &fit));
-	CHECK(fabs(fit.ns_per_call - 300) < FIT_EPS);
-	CHECK(fabs(fit.ns_per_page - 25) < FIT_EPS);
-	CHECK(fabs(fit.rms_residual_ns - 10) < FIT_EPS);
-	/* SS_tot about 1550: 1260^2 * 2 + 1240^2 * 2 = 6250400 */
-	CHECK(fabs(fit.r_squared - (1 - 400.0 / 6250400)) < FIT_EPS);
-	CHECK_EQ_U64(fit.nr_obs, 4);
-	REQUIRE(!pcpmodel_cost_fit(totals, 3, &fit));
-	CHECK(fabs(fit.ns_per_call - 300) < FIT_EPS);
-	CHECK(fabs(fit.ns_per_page - 25) < FIT_EPS);
-	CHECK(fit.rms_residual_ns < FIT_EPS);
-	CHECK_EQ_INT(pcpmodel_cost_fit(same, 2, &fit), -EDOM);
-	CHECK_EQ_INT(pcpmodel_cost_fit(alike, 2, &fit), -EDOM);
-	/*
-	 * (10, 10) and (20, 2000): the line would be -1980 + 199 a page;
-	 * held at 0 a call, (10 * 10 + 20 * 2000) / (10^2 + 20^2) = 80.2
-	 */
-	REQUIRE(!pcpmodel_cost_fit(steep, 2, &fit));
-	CHECK(fabs(fit.ns_per_call) < FIT_EPS);
-	CHECK(fabs(fit.ns_per_page - 80.2) < FIT_EPS);
-	/* (10, 1000) and (20, 900): held at 0 a page, 950 a call */
-	REQUIRE(!pcpmodel_cost_fit(falling, 2, &fit));
-	CHECK(fabs(fit.ns_per_page) < FIT_EPS);
-	CHECK(fabs(fit.ns_per_call - 950) < FIT_EPS);
-	CHECK_EQ_INT(pcpmodel_cost_fit(calls, 1, &fit), -EINVAL);
-	CHECK_EQ_INT(pcpmodel_cost_fit(bad, 2, &fit), -EINVAL);
-}
-
-/*
- * Under 300 + 25 * pages: four calls of 63 pages (1875 ns, slot 10) and
- * one of 2016 (50700 ns, slot 15); a 10000-page call past the exact range
- * (250300 ns, slot 17) is priced at its slot's mean.
- */
-void test_pcpmodel_cost_hist(void)
-{
-	static struct pcpmodel_call_sizes sz;
-	struct pcpmodel_cost_fit fit = { .ns_per_call = 300,
-					 .ns_per_page = 25 };
-	uint64_t slots[PCPTOP_HIST_SLOTS];
-	double total;
-
-	memset(&sz, 0, sizeof(sz));
-	sz.calls_of[63] = 4;
-	sz.calls_of[2016] = 1;
-	sz.over_calls[hist_slot_of(10000)] = 1;
-	sz.over_pages[hist_slot_of(10000)] = 10000;
-	pcpmodel_cost_hist(&sz, &fit, slots, &total);
-	CHECK_EQ_U64(slots[hist_slot_of(1875)], 4);
-	CHECK_EQ_U64(slots[hist_slot_of(50700)], 1);
-	CHECK_EQ_U64(slots[hist_slot_of(250300)], 1);
-	CHECK_EQ_U64(hist_total(slots, PCPTOP_HIST_SLOTS), 6);
-	CHECK(fabs(total - (4 * 1875.0 + 50700 + 250300)) < FIT_EPS);
-	/* a negative prediction is 0 ns, not a wrap */
-	fit.ns_per_call = -1000;
-	fit.ns_per_page = 1;
-	memset(&sz, 0, sizeof(sz));
-	sz.calls_of[1] = 1;
-	pcpmodel_cost_hist(&sz, &fit, slots, &total);
-	CHECK_EQ_U64(slots[0], 1);
-	CHECK(total == 0);
 }

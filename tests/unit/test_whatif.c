@@ -5,8 +5,8 @@
  * one scale, its counts standing for the recording's. A hand-worked
  * refill run whose numbers follow mm/page_alloc.c per rule set; the
  * self-consistency check passing on a faithful recording and failing on
- * a doctored one; the cost fit recovering known costs and pricing the
- * replay with them. The outputs are in test_whatif_out.c.
+ * a doctored one. The pricing of time is in test_whatif_price.c, the
+ * outputs in test_whatif_out.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -22,7 +22,6 @@
 #define NR_CPUS 2
 #define NR_ZONES 2
 #define WORKLOAD 40000
-#define FIT_EPS 1e-6
 
 int tw_written(struct tw *x, enum pcpmodel_ruleset rules, int scale,
 	       uint64_t seed)
@@ -61,6 +60,45 @@ int tw_written(struct tw *x, enum pcpmodel_ruleset rules, int scale,
 	memcpy(x->s.total.cnt, x->kcol.fig.cnt, sizeof(x->s.total.cnt));
 	memcpy(x->s.total.hist, x->kcol.fig.hist, sizeof(x->s.total.hist));
 	return 0;
+}
+
+/* every call of sizes at a + b * pages ns, into a recording's histogram */
+static void time_calls(const struct pcpmodel_call_sizes *sz, double a, double b,
+		       struct figure_hist *h, uint64_t *total)
+{
+	uint64_t ns;
+	int i;
+
+	for (i = 0; i < PCPM_CALL_PAGES_EXACT; i++) {
+		if (!sz->calls_of[i])
+			continue;
+		ns = (uint64_t)llround(a + b * i);
+		h->slots[hist_slot_of(ns)] += sz->calls_of[i];
+		h->samples += sz->calls_of[i];
+		*total += ns * sz->calls_of[i];
+		if (ns > h->max)
+			h->max = ns;
+	}
+}
+
+void tw_timed(struct tw *x, double a, double b, bool refill)
+{
+	const struct pcpmodel_result *r = pcpmodel_result(x->kernel);
+	static const int hists[] = { HIST_LOCK_HOLD_NS, HIST_IRQS_OFF_NS };
+	static const int cnts[] = { CNT_LOCK_HOLD_NS, CNT_IRQS_OFF_NS };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct figure_hist *h = &x->s.total.hist[hists[k]];
+		uint64_t *total = &x->s.total.cnt[cnts[k]];
+
+		memset(h, 0, sizeof(*h));
+		*total = 0;
+		/* interrupts off a little longer: the wait on top */
+		time_calls(&r->bulk_sizes, a + 100 * k, b, h, total);
+		if (refill)
+			time_calls(&r->refill_sizes, a + 100 * k, b, h, total);
+	}
 }
 
 void tw_free(struct tw *x)
@@ -409,146 +447,9 @@ static void test_whatif_hist_off(void)
 	CHECK(whatif_hist_off_pct(a, b) == 0);
 }
 
-/*
- * Intervals whose lock hold is exactly 400 ns a call + 30 ns a page (and
- * interrupts off 500 + 32): the fit says so, and prices the replay's
- * calls with it, call by call.
- */
-static void test_whatif_cost_fit(void)
-{
-	static const double calls[] = { 1000, 3000, 2000 };
-	static const double pages[] = { 40000, 60000, 90000 };
-	const struct whatif_col *c;
-	const struct pcpmodel_result *r;
-	struct tw x;
-	double want;
-	int i;
-
-	REQUIRE(tw_written(&x, PCPM_RULES_7_X, 5, 21) == 0);
-	REQUIRE(x.s.nr_points == 3);
-	for (i = 0; i < 3; i++) {
-		uint64_t *cnt = x.s.points[i].cnt;
-
-		cnt[CNT_BULK_FREE_CALLS] = (uint64_t)calls[i] / 2;
-		cnt[CNT_REFILL_CALLS] = (uint64_t)calls[i] / 2;
-		cnt[CNT_BULK_FREE_PAGES] = (uint64_t)pages[i] / 4;
-		cnt[CNT_REFILL_PAGES] = (uint64_t)pages[i] * 3 / 4;
-		cnt[CNT_LOCK_HOLD_NS] =
-			(uint64_t)(400 * calls[i] + 30 * pages[i]);
-		cnt[CNT_IRQS_OFF_NS] =
-			(uint64_t)(500 * calls[i] + 32 * pages[i]);
-	}
-	/* both timed: more timed calls than bulk frees */
-	x.s.total.hist[HIST_LOCK_HOLD_NS].samples = 6000;
-	x.s.total.hist[HIST_IRQS_OFF_NS].samples = 6000;
-	x.s.total.cnt[CNT_BULK_FREE_CALLS] = 3000;
-	REQUIRE(tw_run(&x, "0,5") == 0);
-	CHECK(x.w.hold.refill);
-	CHECK_EQ_INT(x.w.hold.err, 0);
-	CHECK(fabs(x.w.hold.fit.ns_per_call - 400) < FIT_EPS);
-	CHECK(fabs(x.w.hold.fit.ns_per_page - 30) < FIT_EPS);
-	CHECK(fabs(x.w.hold.fit.r_squared - 1) < FIT_EPS);
-	CHECK_EQ_U64(x.w.hold.fit.nr_obs, 3);
-	CHECK(strstr(x.w.hold.on, "interval") != NULL);
-	CHECK(fabs(x.w.irqs.fit.ns_per_call - 500) < FIT_EPS);
-	CHECK(fabs(x.w.irqs.fit.ns_per_page - 32) < FIT_EPS);
-	c = whatif_col_of(&x.w, 5);
-	REQUIRE(c);
-	r = pcpmodel_result(x.kernel);
-	want = 400.0 * (double)(r->bulk_calls + r->refill_calls) +
-	       30.0 * (double)(r->bulk_pages + r->refill_pages);
-	CHECK(fabs((double)c->fig.cnt[CNT_LOCK_HOLD_NS] - want) <= 1);
-	CHECK_EQ_U64(c->fig.hist[HIST_LOCK_HOLD_NS].samples,
-		     r->bulk_calls + r->refill_calls);
-	CHECK_EQ_U64(hist_total(c->fig.hist[HIST_LOCK_HOLD_NS].slots,
-				PCPTOP_HIST_SLOTS),
-		     r->bulk_calls + r->refill_calls);
-	CHECK_EQ_U64(c->fig.hist[HIST_IRQS_OFF_NS].max,
-		     500 + 32 * (r->bulk_sizes.max_pages >
-						 r->refill_sizes.max_pages ?
-					 r->bulk_sizes.max_pages :
-					 r->refill_sizes.max_pages));
-	/* fewer, larger calls at 5 than at 0: more time a call at the top */
-	CHECK(c->fig.hist[HIST_IRQS_OFF_NS].max >
-	      whatif_col_of(&x.w, 0)->fig.hist[HIST_IRQS_OFF_NS].max);
-	tw_free(&x);
-}
-
-/*
- * Refills not timed (6.12: rmqueue_bulk() inlined): the recording's
- * timed calls are its bulk frees, the fit is of them alone (400 ns a
- * call + 30 a page on the bulk frees' calls and pages; the refills'
- * numbers would spoil it) and only the replay's bulk frees are priced.
- */
-static void test_whatif_cost_fit_bulk_only(void)
-{
-	static const double calls[] = { 1000, 3000, 2000 };
-	static const double pages[] = { 40000, 60000, 90000 };
-	const struct pcpmodel_result *r;
-	const struct whatif_col *c;
-	struct tw x;
-	int i;
-
-	REQUIRE(tw_written(&x, PCPM_RULES_6_12, 5, 21) == 0);
-	REQUIRE(x.s.nr_points == 3);
-	for (i = 0; i < 3; i++) {
-		uint64_t *cnt = x.s.points[i].cnt;
-
-		cnt[CNT_BULK_FREE_CALLS] = (uint64_t)calls[i];
-		cnt[CNT_BULK_FREE_PAGES] = (uint64_t)pages[i];
-		cnt[CNT_REFILL_CALLS] = (uint64_t)calls[i] * (i + 2);
-		cnt[CNT_REFILL_PAGES] = (uint64_t)pages[i] / (i + 2);
-		cnt[CNT_LOCK_HOLD_NS] =
-			(uint64_t)(400 * calls[i] + 30 * pages[i]);
-		cnt[CNT_IRQS_OFF_NS] = cnt[CNT_LOCK_HOLD_NS];
-	}
-	x.s.total.cnt[CNT_BULK_FREE_CALLS] = 6000;
-	x.s.total.hist[HIST_LOCK_HOLD_NS].samples = 6000;
-	x.s.total.hist[HIST_IRQS_OFF_NS].samples = 6000;
-	REQUIRE(tw_run(&x, "5") == 0);
-	CHECK(!x.w.hold.refill);
-	CHECK_EQ_INT(x.w.hold.err, 0);
-	CHECK(fabs(x.w.hold.fit.ns_per_call - 400) < FIT_EPS);
-	CHECK(fabs(x.w.hold.fit.ns_per_page - 30) < FIT_EPS);
-	CHECK(strstr(x.w.hold.on, "refills were not timed") != NULL);
-	c = whatif_col_of(&x.w, 5);
-	REQUIRE(c);
-	r = pcpmodel_result(x.kernel);
-	CHECK(fabs((double)c->fig.cnt[CNT_LOCK_HOLD_NS] -
-		   (400.0 * (double)r->bulk_calls +
-		    30.0 * (double)r->bulk_pages)) <= 1);
-	CHECK_EQ_U64(c->fig.hist[HIST_LOCK_HOLD_NS].samples, r->bulk_calls);
-	CHECK_EQ_U64(c->fig.hist[HIST_IRQS_OFF_NS].max,
-		     400 + 30 * r->bulk_sizes.max_pages);
-	tw_free(&x);
-}
-
-/* every interval the same mean size: the histograms stand in */
-static void test_whatif_cost_fit_hists(void)
-{
-	struct tw x;
-	int i;
-
-	REQUIRE(tw_written(&x, PCPM_RULES_6_12, 5, 22) == 0);
-	for (i = 0; i < 3; i++) {
-		uint64_t *cnt = x.s.points[i].cnt;
-
-		cnt[CNT_BULK_FREE_CALLS] = 100 * (i + 1);
-		cnt[CNT_REFILL_CALLS] = 0;
-		cnt[CNT_BULK_FREE_PAGES] = 6300 * (i + 1);
-		cnt[CNT_REFILL_PAGES] = 0;
-		cnt[CNT_LOCK_HOLD_NS] = 300000 * (i + 1);
-	}
-	/* the recording's hold times, in two buckets */
-	x.s.total.hist[HIST_LOCK_HOLD_NS].slots[10] = 500;
-	x.s.total.hist[HIST_LOCK_HOLD_NS].slots[12] = 100;
-	REQUIRE(tw_run(&x, "5") == 0);
-	CHECK_EQ_INT(x.w.hold.err, 0);
-	CHECK(strstr(x.w.hold.on, "histograms") != NULL);
-	CHECK_EQ_U64(x.w.hold.fit.nr_obs, 100);
-	tw_free(&x);
-}
-
+extern void test_whatif_price_self(void);
+extern void test_whatif_price_refills(void);
+extern void test_whatif_pick(void);
 extern void test_whatif_outputs(void);
 extern void test_whatif_save_diff(void);
 extern void test_whatif_cli(void);
@@ -561,9 +462,9 @@ const struct unit_test whatif_tests[] = {
 	TEST(test_whatif_check_estimated_calls),
 	TEST(test_whatif_window),
 	TEST(test_whatif_hist_off),
-	TEST(test_whatif_cost_fit),
-	TEST(test_whatif_cost_fit_bulk_only),
-	TEST(test_whatif_cost_fit_hists),
+	TEST(test_whatif_price_self),
+	TEST(test_whatif_price_refills),
+	TEST(test_whatif_pick),
 	TEST(test_whatif_outputs),
 	TEST(test_whatif_save_diff),
 	TEST(test_whatif_cli),

@@ -23,6 +23,11 @@ struct tw {
 /* 2 CPUs, 2 zones, THP; the summary's totals are the kernel's: 0 or -errno */
 int tw_written(struct tw *x, enum pcpmodel_ruleset rules, int scale,
 	       uint64_t seed);
+/*
+ * the recording timed its calls: each of the kernel's bulk frees (and
+ * refills) at a + b * pages ns of lock hold, 100 more of interrupts off
+ */
+void tw_timed(struct tw *x, double a, double b, bool refill);
 /* whatif over x's trace and summary at the scales of a --scale list */
 int tw_run(struct tw *x, const char *scales);
 void tw_free(struct tw *x);

@@ -46,20 +46,12 @@ void test_whatif_outputs(void)
 {
 	struct capture c;
 	const char *s, *path = getenv("PCPTOP_WHATIF_JSON");
-	static const int timed[] = { HIST_LOCK_HOLD_NS, HIST_IRQS_OFF_NS };
 	struct tw x;
 	FILE *f;
-	int i;
 
 	REQUIRE(tw_written(&x, PCPM_RULES_6_12, 5, 31) == 0);
-	/*
-	 * the recording timed its calls: its intervals all share one mean
-	 * call size, so the histograms give the costs, as on a real run
-	 */
-	for (i = 0; i < 2; i++) {
-		x.s.total.hist[timed[i]].slots[10] = 500;
-		x.s.total.hist[timed[i]].slots[12] = 100;
-	}
+	/* the recording timed its calls */
+	tw_timed(&x, 300, 25, false);
 	REQUIRE(tw_run(&x, "0-6") == 0);
 	s = out(whatif_text, &x.w, &c);
 	CHECK(strstr(
@@ -71,7 +63,7 @@ void test_whatif_outputs(void)
 	CHECK(strstr(s, "bulk frees (free_pcppages_bulk calls)"));
 	CHECK(strstr(s, "no events lost"));
 	CHECK(strstr(s, "below high:"));
-	CHECK(strstr(s, "lock hold: "));
+	CHECK(strstr(s, "lock hold priced: by each call's pages"));
 	/* exact in fentry mode; the recording's estimate where its tracepoint stood in */
 	CHECK(!row_marked(s, "refills (rmqueue_bulk calls)"));
 	capture_free(&c);
@@ -83,6 +75,12 @@ void test_whatif_outputs(void)
 	CHECK(row_marked(s, "largest refill (pages)"));
 	CHECK(!row_marked(s, "pages refilled (pages)"));
 	CHECK(strstr(s, "'~' the recording's estimate"));
+	/* which scale: the last lines, one per cost */
+	CHECK(strstr(s, "\nwhich scale (the replays against"));
+	CHECK(strstr(s, "\n  zone->lock time: least at "));
+	CHECK(strstr(s, "\n  zone->lock acquisitions: least at "));
+	CHECK(strstr(s, "\n  interrupts-off max: least at "));
+	CHECK(strstr(s, "\n  pages parked: least at "));
 	capture_free(&c);
 	((struct fact_probe *)facts_probe(&x.s.h.f, "refill"))->mode =
 		MODE_FENTRY;
@@ -97,6 +95,9 @@ void test_whatif_outputs(void)
 	CHECK(strstr(s, "\"bulk_free.asked_max\":null"));
 	CHECK(strstr(s, "\"parked\":["));
 	CHECK(strstr(s, "\"measured\":{"));
+	CHECK(strstr(
+		s,
+		"\"which_scale\":[{\"figure\":\"irqs_off_ns.max\",\"ok\":true"));
 	if (path && *path) {
 		f = fopen(path, "w");
 		CHECK(f && fputs(s, f) >= 0 && !fclose(f));
@@ -111,6 +112,8 @@ void test_whatif_outputs(void)
 		"aria-label=\"zone-&gt;lock acquisitions against the scale\""));
 	CHECK(strstr(s, "aria-label=\"pages parked in the pcp lists\""));
 	CHECK(strstr(s, "pcp batch scale"));
+	CHECK(strstr(s, "<h3>Which scale</h3>"));
+	CHECK(strstr(s, "<li>zone-&gt;lock time: least at "));
 	CHECK(strstr(s, "</html>"));
 	capture_free(&c);
 	tw_free(&x);

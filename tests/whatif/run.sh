@@ -12,7 +12,9 @@
 #     back the recording's own counts (whatif --check: bulk-free and
 #     refill calls and pages within 1 %, their size histograms within one
 #     log2 bucket for 99 % of calls, the largest flush, free_high flush,
-#     decay and drain exact, no event lost);
+#     decay and drain exact, no event lost, and the zone->lock hold
+#     total the replay's calls are priced at within 10 % of the one
+#     measured: issue 31);
 #   - prediction: the trace of scale A replayed at scale B against the
 #     real run at B: bulk-free and refill calls and pages within 10 %,
 #     the largest bulk free exact, interrupts-off p99 within one log2
@@ -291,6 +293,10 @@ for s in "${scales[@]}"; do
 			self_miss "$s" "$what" "${self_rest[$what]}"
 		fi
 	done
+	# the suite's guests time zone->lock (fentry): a --check that does
+	# not hold the lock time has not checked what issue 31 asks
+	[ -n "${self_res[lock_hold_ns.total]:-}" ] ||
+		say FAIL "s$s self lock_hold_ns.total: not held by --check"
 	[ $rc -le 1 ] || say FAIL "s$s self: whatif --check exit $rc: $(head -n 1 "$d/check.host")"
 done
 

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Which scale (issue 31): for each cost the figures carry, the replayed
+ * scale where it is least, by how much against the replay at the
+ * recorded scale, and whether that difference is larger than what the
+ * prediction is known to miss by: the suite's cross-scale error for the
+ * figure (docs/ACCURACY.md, "Which scale") plus this trace's own
+ * self-replay error. No recommendation beyond that.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arrays.h"
+#include "units.h"
+#include "whatif.h"
+
+/*
+ * The largest |predicted - real| / real over tests/whatif's six pairs
+ * (5->0, 0->5, 5->3, 5->6, 3->5, 6->5) on its stored recordings of
+ * 2026-12-03 13:46, instrumented 6.12 under TCG, replayed with the
+ * bucket pricing: docs/ACCURACY.md gives each pair.
+ */
+static const struct {
+	const char *key, *name;
+	double cross_pct;
+} costs[NR_WHATIF_PICKS] = {
+	{ "irqs_off_ns.max", "interrupts-off max", 69.8 },
+	{ "lock_hold_ns.total", "zone->lock time", 43.8 },
+	{ "zone_lock.takes", "zone->lock acquisitions", 1.13 },
+	{ "parked.mean", "pages parked", 46.2 },
+};
+
+static void pick_one(const struct whatif *w, int k, struct whatif_pick *p)
+{
+	const struct whatif_row *row = whatif_row_of(costs[k].key);
+	const struct whatif_col *rec = whatif_col_of(w, w->recorded_scale);
+	double v, best = INFINITY, m;
+	int i, at = -1;
+
+	memset(p, 0, sizeof(*p));
+	p->key = costs[k].key;
+	p->name = costs[k].name;
+	p->cross_pct = costs[k].cross_pct;
+	p->self_pct = NAN;
+	p->least = p->other = -1;
+	if (!row || !rec || !whatif_value(rec, row, &p->at_rec) ||
+	    !(p->at_rec > 0))
+		return;
+	/* the least other than the recorded scale, then the recorded one */
+	for (i = 0; i < w->nr_cols; i++) {
+		if (&w->cols[i] == rec || !whatif_value(&w->cols[i], row, &v))
+			continue;
+		if (v < best) {
+			best = v;
+			at = w->cols[i].scale;
+		}
+	}
+	if (at < 0)
+		return;
+	p->ok = true;
+	p->other = at;
+	p->at_other = best;
+	p->least = best < p->at_rec ? at : w->recorded_scale;
+	p->diff_pct = (best - p->at_rec) / p->at_rec * PERCENT;
+	if (w->have_measured && whatif_value(&w->measured, row, &m) && m > 0)
+		p->self_pct = (p->at_rec - m) / m * PERCENT;
+	p->error_pct =
+		p->cross_pct + (isnan(p->self_pct) ? 0 : fabs(p->self_pct));
+	p->apart = fabs(p->diff_pct) > p->error_pct;
+}
+
+void whatif_picks(const struct whatif *w, struct whatif_pick p[NR_WHATIF_PICKS])
+{
+	int k;
+
+	for (k = 0; k < NR_WHATIF_PICKS; k++)
+		pick_one(w, k, &p[k]);
+}
+
+void whatif_pick_line(char *buf, size_t len, const struct whatif *w,
+		      const struct whatif_pick *p)
+{
+	char self[64];
+	int n;
+
+	if (!p->ok) {
+		snprintf(
+			buf, len,
+			"%s: no line, the replay at the recorded scale and another scale do not both have it",
+			p->name);
+		return;
+	}
+	if (isnan(p->self_pct))
+		snprintf(self, sizeof(self), "no recorded value");
+	else
+		snprintf(self, sizeof(self), "%+.1f %%", p->self_pct);
+	if (p->least == w->recorded_scale)
+		n = snprintf(
+			buf, len,
+			"%s: least at the recorded scale %d; the least other, scale %d, %+.1f %%",
+			p->name, w->recorded_scale, p->other, p->diff_pct);
+	else
+		n = snprintf(
+			buf, len,
+			"%s: least at scale %d, %+.1f %% against the recorded scale %d",
+			p->name, p->least, p->diff_pct, w->recorded_scale);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	snprintf(
+		buf + n, len - n,
+		" (error %.1f %%: the suite's cross-scale %.1f %%, this trace's self-replay %s): %s",
+		p->error_pct, p->cross_pct, self,
+		p->apart ? "apart" : "the scales cannot be told apart");
+}
