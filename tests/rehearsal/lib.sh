@@ -91,19 +91,22 @@ rh_tagged() {
 	tr -d '\r' <"$1" | sed -n "s/^REHEARSAL:$2://p"
 }
 
-# rh_boot DIR KERNEL INITRD APPEND SD ICOUNT_SLEEP [CUT_S]: one boot,
-# console in DIR/console.log, disk DIR/disk.img (left as it is). SD=1
-# throttles the disk to the SD card's rates. CUT_S: kill qemu -9 once
-# the guest's ticks say bonnie++ has run that many guest seconds.
+# rh_boot DIR KERNEL INITRD APPEND SD ICOUNT_SLEEP [CUT_S] [MEM_MB]: one
+# boot, console in DIR/console.log, disk DIR/disk.img (left as it is).
+# SD=1 throttles the disk to the SD card's rates. CUT_S: kill qemu -9
+# once the guest's ticks say bonnie++ has run that many guest seconds
+# (empty: no cut). MEM_MB: the guest's RAM (RH_MEM_MB): bonnie++'s file
+# is twice it, so less RAM is a shorter run of the same shape.
 rh_boot() {
 	local dir=$1 kernel=$2 initrd=$3 append=$4 sd=$5 sleep=$6 cut=${7:-}
+	local mem=${8:-$RH_MEM_MB}
 	local drive="file=$dir/disk.img,format=raw,if=none,id=d0,cache=unsafe"
 	local logf=$dir/console.log pid t0=$SECONDS rc s0 tk
 	# cache=unsafe: the host's page cache holds what the guest wrote, and
 	# a killed qemu loses none of it; a power cut loses what the guest
 	# had not written yet, which is the loss that matters here
 	[ "$sd" = 1 ] && drive="$drive,$RH_SD_THROTTLE"
-	timeout -k 10 "$RH_TIMEOUT" qemu-system-x86_64 -m "$RH_MEM_MB" \
+	timeout -k 10 "$RH_TIMEOUT" qemu-system-x86_64 -m "$mem" \
 		-smp "$RH_SMP" -icount "shift=0,sleep=$sleep" -nographic \
 		-no-reboot -kernel "$kernel" -initrd "$initrd" \
 		-append "$append" -drive "$drive" \
@@ -200,13 +203,14 @@ rh_collect() {
 	[ -n "${REHEARSAL_KEEP_DISKS:-}" ] || rm -f "$dir/disk.img"
 }
 
-# rh_run NAME KERNEL INITRD APPEND SD SLEEP: one run of reference 000 in
-# $OUT/runs/NAME, its recording copied to $OUT/NAME.data, its measures to
-# runs/NAME/metrics.json and pcptop's report to runs/NAME/report.json
+# rh_run NAME KERNEL INITRD APPEND SD SLEEP [MEM_MB]: one run of
+# reference 000 in $OUT/runs/NAME, its recording copied to
+# $OUT/NAME.data, its measures to runs/NAME/metrics.json and pcptop's
+# report to runs/NAME/report.json; MEM_MB as rh_boot's
 rh_run() {
 	local dir=$OUT/runs/$1
 	rh_fresh "$1" || return 1
-	rh_boot "$dir" "$2" "$3" "$4" "$5" "$6"
+	rh_boot "$dir" "$2" "$3" "$4" "$5" "$6" "" "${7:-}"
 	rh_metrics "$dir/console.log" >"$dir/metrics.json"
 	rh_collect "$1"
 }
