@@ -21,6 +21,19 @@
 #   pcptest.trace=1          record --trace too (tests/whatif/bonnie.sh)
 #   pcptest.trace=noruns     the same, a record an event (the trace's runs
 #                            off: PCPTOP_TRACE_NO_RUNS), to measure them
+#   pcptest.waits=1          the kernel's own counts of what pcptop's
+#                            wall-time figures count (tests/rehearsal/
+#                            waits-checks.sh), hist triggers snapshotted
+#                            before record (W0), as its command starts
+#                            (W1), as bonnie++ ends (W2), after record
+#                            (W3): "REHEARSAL:w:Wn:SOURCE:LINE"
+#   pcptest.waits=allocfail  the same, and failed page allocations
+#                            (kmem:mm_page_alloc fires on every
+#                            allocation: only for short runs)
+#
+# Usage (inside the VM): guest.sh                the run, as init.sh starts it
+#                        guest.sh inner CMD...   what pcptop record runs: W1,
+#                                                CMD, W2
 
 say() {
 	sed "s/^/REHEARSAL:$1:/"
@@ -33,6 +46,163 @@ cpu() {
 	sed -n 's/^cpu  //p' /proc/stat
 }
 
+T=/sys/kernel/tracing
+# the counting triggers, SOURCE=EVENT=TRIGGER: SNAP prints the entries
+# of the trigger whose description starts TRIGGER, as the host sums them
+# (a hist file holds every trigger of its event, one table each)
+W_HISTS="dirty=writeback/balance_dirty_pages=hist:keys=common_pid:vals=hitcount,pause
+nosleep=writeback/balance_dirty_pages=hist:keys=common_cpu:vals=hitcount
+slept=synthetic/pcpw_dirtyslept=hist:keys=common_cpu:vals=hitcount,slept
+throttle=vmscan/mm_vmscan_throttled=hist:keys=reason:vals=hitcount,usec_delayed
+blk=block/block_rq_complete=hist:keys=rwbs:vals=hitcount,nr_sector
+blk0=block/block_rq_complete=hist:keys=rwbs:vals=hitcount:
+blklat=synthetic/pcpw_blklat=hist:keys=rwbs:vals=hitcount,lat
+blkrlat=synthetic/pcpw_blkrlat=hist:keys=common_cpu:vals=hitcount,lat
+blkwlat=synthetic/pcpw_blkwlat=hist:keys=common_cpu:vals=hitcount,lat
+rqlat=synthetic/pcpw_rqlat=hist:keys=op:vals=hitcount,lat,len
+allocfail=kmem/mm_page_alloc=hist:keys=order:vals=hitcount"
+# every event a trigger was set on, for W3's entries and drops
+W_EVENTS="writeback/balance_dirty_pages sched/sched_switch vmscan/mm_vmscan_throttled
+block/block_rq_issue block/block_rq_complete pcpw/rqi pcpw/rqc kmem/mm_page_alloc
+synthetic/pcpw_dirtyslept synthetic/pcpw_rqlat synthetic/pcpw_blklat
+synthetic/pcpw_blkrlat synthetic/pcpw_blkwlat"
+# Keyed by dev,sector (where the kernel has no tracepoint probe events),
+# a table holds an entry for every sector a request ever started at: the
+# 256 MiB runs' 15 000 requests took 47-50 MiB at 65536 entries (250-570
+# bytes an entry), so it is sized to the run and its drops are printed
+W_BLK_SECTORS=16384
+
+whave() {
+	echo "REHEARSAL:have:$1:$2"
+}
+trig() {
+	echo "$2" >>"$T/events/$1/trigger" 2>/dev/null
+}
+
+# Each trigger counts what one of pcptop's wall-time figures counts, in
+# the kernel and without BPF, so that the host can hold the figure to it
+wsetup() {
+	if [ ! -e $T/events/writeback/balance_dirty_pages/trigger ]; then
+		whave tracefs "no (no $T/events: CONFIG_FTRACE?)"
+		return 1
+	fi
+	m0=$(sed -n 's/^MemFree: *\([0-9]*\).*/\1/p' /proc/meminfo)
+	# a writer's sleep: the pause it was given (> 0: it then sleeps),
+	# and from the tracepoint to its next switch in (the kernel's
+	# common_timestamp, as pcptop's programs time it)
+	if trig writeback/balance_dirty_pages 'hist:keys=common_pid:vals=hitcount,pause:dts0=common_timestamp if pause > 0'; then
+		whave dirty yes
+	else
+		whave dirty "no (trigger refused)"
+	fi
+	trig writeback/balance_dirty_pages 'hist:keys=common_cpu:vals=hitcount if pause <= 0' &&
+		whave nosleep yes || whave nosleep "no (trigger refused)"
+	if echo 'pcpw_dirtyslept u64 slept' >>$T/synthetic_events 2>/dev/null &&
+	   trig sched/sched_switch 'hist:keys=next_pid:slept=common_timestamp-$dts0:onmatch(writeback.balance_dirty_pages).trace(pcpw_dirtyslept,$slept)' &&
+	   trig synthetic/pcpw_dirtyslept 'hist:keys=common_cpu:vals=hitcount,slept'; then
+		whave slept yes
+	else
+		whave slept "no (synthetic event from sched_switch refused)"
+	fi
+	# reason is the enum's bit (1 << VMSCAN_THROTTLE_*)
+	trig vmscan/mm_vmscan_throttled 'hist:keys=reason:vals=hitcount,usec_delayed' &&
+		whave throttle yes || whave throttle "no (trigger refused)"
+	# Completions with data apart from those without: a write with
+	# PREFLUSH or FUA completes twice, its data, then (0 sectors) at the
+	# end of its flush sequence; a flush has no data. 6.17 hashes rwbs's
+	# bytes past its NUL too: one string, hundreds of entries (385 in 64
+	# MiB of bonnie++), hence the size
+	if trig block/block_rq_complete 'hist:keys=rwbs:vals=hitcount,nr_sector:size=16384 if nr_sector > 0' &&
+	   trig block/block_rq_complete 'hist:keys=rwbs:vals=hitcount:size=16384 if nr_sector == 0'; then
+		whave blk yes
+	else
+		whave blk "no (trigger refused)"
+	fi
+	wblklat "$(arg pcptest.blklat)"
+	# a failed allocation is the tracepoint with pfn -1
+	if [ "$1" = allocfail ]; then
+		trig kmem/mm_page_alloc 'hist:keys=order:vals=hitcount if pfn == 18446744073709551615' &&
+			whave allocfail yes || whave allocfail "no (trigger refused)"
+	fi
+	m1=$(sed -n 's/^MemFree: *\([0-9]*\).*/\1/p' /proc/meminfo)
+	echo "REHEARSAL:w_mem_kb:$((m0 - m1))"
+	return 0
+}
+
+# Block requests from issue to first complete, as pcptop times them:
+# keyed by the struct request (tracepoint probe events, 6.5+, with BTF
+# argument names), whose entries are as few as the request tags. Else
+# keyed by dev,sector, where a request starts, with rwbs passed on as a
+# string, else one event a direction. $1 = sector: the dev,sector forms
+# even where the first is taken (to check them)
+wblklat() {
+	if [ "$1" != sector ] &&
+	   echo 't:pcpw/rqi block_rq_issue rq=rq:x64 op=rq->cmd_flags:u32 len=rq->__data_len:u32' >>$T/dynamic_events 2>/dev/null &&
+	   echo 't:pcpw/rqc block_rq_complete rq=rq:x64' >>$T/dynamic_events 2>/dev/null &&
+	   echo 'pcpw_rqlat u64 lat; u32 op; u32 len' >>$T/synthetic_events 2>/dev/null &&
+	   trig pcpw/rqi 'hist:keys=rq:rts0=common_timestamp,rop=op,rlen=len' &&
+	   trig pcpw/rqc 'hist:keys=rq:rlat=common_timestamp-$rts0:onmatch(pcpw.rqi).trace(pcpw_rqlat,$rlat,$rop,$rlen)' &&
+	   trig synthetic/pcpw_rqlat 'hist:keys=op:vals=hitcount,lat,len'; then
+		whave blklat "yes request"
+		return 0
+	fi
+	if ! trig block/block_rq_issue "hist:keys=dev,sector:bts0=common_timestamp:size=$W_BLK_SECTORS"; then
+		whave blklat "no (trigger on block_rq_issue refused)"
+		return 1
+	fi
+	if echo 'pcpw_blklat u64 lat; char rwbs[8]' >>$T/synthetic_events 2>/dev/null &&
+	   trig block/block_rq_complete "hist:keys=dev,sector:blat=common_timestamp-\$bts0:onmatch(block.block_rq_issue).trace(pcpw_blklat,\$blat,rwbs):size=$W_BLK_SECTORS" &&
+	   trig synthetic/pcpw_blklat 'hist:keys=rwbs:vals=hitcount,lat'; then
+		whave blklat "yes rwbs"
+	elif echo 'pcpw_blkrlat u64 lat' >>$T/synthetic_events 2>/dev/null &&
+	     echo 'pcpw_blkwlat u64 lat' >>$T/synthetic_events 2>/dev/null &&
+	     trig block/block_rq_complete "hist:keys=dev,sector:rlat=common_timestamp-\$bts0:onmatch(block.block_rq_issue).trace(pcpw_blkrlat,\$rlat):size=$W_BLK_SECTORS if rwbs ~ \"*R*\"" &&
+	     trig block/block_rq_complete "hist:keys=dev,sector:wlat=common_timestamp-\$bts0:onmatch(block.block_rq_issue).trace(pcpw_blkwlat,\$wlat):size=$W_BLK_SECTORS if rwbs ~ \"*W*\"" &&
+	     trig synthetic/pcpw_blkrlat 'hist:keys=common_cpu:vals=hitcount,lat' &&
+	     trig synthetic/pcpw_blkwlat 'hist:keys=common_cpu:vals=hitcount,lat'; then
+		whave blklat "yes direction"
+	else
+		whave blklat "no (synthetic event from block_rq_issue refused)"
+		return 1
+	fi
+}
+
+# wsnap Wn [all]: the counting triggers' entries; with "all", every
+# table's drops too (the request tables only then: they are large)
+wsnap() {
+	echo "$W_HISTS" | while IFS='=' read -r src ev info; do
+		f=$T/events/$ev/hist
+		[ -r "$f" ] || continue
+		# 6.17 prints a common_cpu key twice ("keys=common_cpucommon_cpu")
+		awk -v p="REHEARSAL:w:$1:$src:" -v info="$info" '
+			/^# trigger info:/ {
+				gsub(/common_cpucommon_cpu/, "common_cpu")
+				on = index($0, "# trigger info: " info) == 1
+			}
+			on && /^\{/ { print p $0 }
+			on && /^ *Dropped:/ { print p "dropped " $2 }' "$f"
+	done
+	[ "${2:-}" = all ] || return 0
+	for ev in $W_EVENTS; do
+		f=$T/events/$ev/hist
+		[ -r "$f" ] || continue
+		awk -v p="REHEARSAL:w:$1:table:$ev " '
+			/^# trigger info:/ { t = $4 }
+			/^ *Entries:/ { e = $2 }
+			/^ *Dropped:/ { print p t " entries " e " dropped " $2 }' "$f"
+	done
+}
+
+if [ "${1:-}" = inner ]; then
+	# record's command: pcptop is attached by now
+	shift
+	wsnap W1 >/tmp/w1.snap
+	"$@"
+	rc=$?
+	wsnap W2 >/tmp/w2.snap
+	exit $rc
+fi
+
 rmode=$(arg pcptest.rmode)
 sync_opt=$(arg pcptest.sync)
 trace_opt=
@@ -41,6 +211,7 @@ case "$(arg pcptest.trace)" in
 noruns) trace_opt=--trace && export PCPTOP_TRACE_NO_RUNS=1 ;;
 esac
 bonnie_opts=$(arg pcptest.bonnie | tr ',' ' ')
+waits=$(arg pcptest.waits)
 echo "REHEARSAL:scale:$(arg pcp_batch_scale_max)"
 echo "REHEARSAL:kernel:$(uname -r)"
 echo "REHEARSAL:mem_kb:$(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
@@ -96,14 +267,19 @@ if [ "$rmode" = cut ]; then
 	while [ "$(date +%s)" = "$d0" ]; do :; done
 	echo "REHEARSAL:clock:$((d0 + 1)) $(cut -d' ' -f1 /proc/uptime)"
 fi
+inner=
+if [ -n "$waits" ] && [ "$rmode" = run ] && wsetup "$waits"; then
+	inner="sh $0 inner"
+fi
 echo 3 >/proc/sys/vm/drop_caches
+[ -n "$inner" ] && wsnap W0
 c0=$(cpu)
 u0=$(cut -d' ' -f1 /proc/uptime)
 echo "REHEARSAL:bonnie_start:$u0"
 # --page-orders: the bulk frees by page order beside the function probe
 # (opt-in, a program run a page); both scales pay it alike
 pcptop record -i 1 --latency --page-orders $trace_opt ${sync_opt:+--sync $sync_opt} -o /mnt/rec.data -- \
-	bonnie++ -d /mnt -u root $bonnie_opts >/tmp/work.out 2>/tmp/rec.err &
+	$inner bonnie++ -d /mnt -u root $bonnie_opts >/tmp/work.out 2>/tmp/rec.err &
 rec=$!
 if [ "$rmode" = cut ]; then
 	# the guest's clock, for the host to place the cut: at most a
@@ -125,6 +301,10 @@ rc=$?
 c1=$(cpu)
 u1=$(cut -d' ' -f1 /proc/uptime)
 echo "REHEARSAL:record_rc:$rc"
+if [ -n "$inner" ]; then
+	cat /tmp/w1.snap /tmp/w2.snap 2>/dev/null
+	wsnap W3 all
+fi
 echo "REHEARSAL:cpu:$c0 | $c1"
 echo "REHEARSAL:uptime:$u0 $u1"
 say record_err </tmp/rec.err
