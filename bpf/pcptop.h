@@ -163,7 +163,8 @@ enum pcptop_counter {
 	/* each CPU's idle time, by the wait pending while it was idle */
 	CNT_IDLE_DIRTY_NS,
 	CNT_IDLE_BLOCK_NS,
-	CNT_IDLE_REST_NS,
+	CNT_IDLE_NO_IOWAIT_NS, /* else no task of the CPU in iowait */
+	CNT_IDLE_REST_NS, /* else a task in iowait on nothing named */
 	/*
 	 * --latency: allocations that returned no page, at their order
 	 * slot, all of them and by cause: made by readahead (its function

@@ -28,7 +28,17 @@
  * the CPU was idle is booked, with how much of it a throttled writer was
  * sleeping, else a request was in flight, else neither. Those states are
  * kept as running totals of time (wait_clock below), so one idle period
- * costs two reads of them, whatever happened meanwhile.
+ * costs two reads of them, whatever happened meanwhile. The time neither
+ * covers is split once more by whether a task was asleep in io_schedule()
+ * (task->in_iowait, what /proc/stat tells iowait from idle by) when the
+ * period began: with none, there was nothing to wait for; with one, the
+ * CPU waited on something pcptop does not name. The kernel's own count,
+ * rq->nr_iowait, is a per-CPU variable that BPF can reach only through
+ * kallsyms (CONFIG_KALLSYMS_ALL, absent on some kernels), so the programs
+ * keep their own: a task leaving its CPU asleep with in_iowait set joins
+ * it, and leaves it when it next runs, in_iowait still set (it is cleared
+ * after schedule() returns, in io_schedule_finish()). It counts all CPUs,
+ * where /proc/stat's is per CPU: on one CPU, as on the board, they agree.
  */
 #ifndef PCPTOP_WAITS_BPF_H
 #define PCPTOP_WAITS_BPF_H
@@ -76,6 +86,7 @@ struct wait_clock {
 	__u64 dirty_until; /* a throttled writer sleeps until then */
 	__s64 in_flight; /* requests issued, not yet completed */
 	__s64 dirty_sleepers; /* writers between a pause and their switch in */
+	__s64 io_waiters; /* tasks asleep in io_schedule(), all CPUs */
 };
 
 struct {
@@ -90,6 +101,7 @@ struct idle_start {
 	__u64 at;
 	__u64 dirty_ns;
 	__u64 block_ns;
+	bool io_waiter; /* a task asleep in io_schedule() at the start */
 };
 
 struct {
@@ -224,6 +236,7 @@ static __always_inline void idle_enter(struct wait_clock *w, __u64 now)
 	s->at = now;
 	s->dirty_ns = w->dirty_ns;
 	s->block_ns = w->block_ns;
+	s->io_waiter = w->io_waiters > 0;
 }
 
 static __always_inline void idle_leave(struct wait_clock *w, __u64 now)
@@ -231,7 +244,7 @@ static __always_inline void idle_leave(struct wait_clock *w, __u64 now)
 	__u32 zero = 0, ep;
 	struct idle_start *s = bpf_map_lookup_elem(&idle_starts, &zero);
 	struct pcptop_counter_val *cnt;
-	__u64 idle, dirty, block;
+	__u64 idle, dirty, block, rest;
 
 	/* an idle period that began before the programs did is not booked */
 	if (!s || !s->at || now <= s->at)
@@ -249,7 +262,9 @@ static __always_inline void idle_leave(struct wait_clock *w, __u64 now)
 	cnt = counters_of(ep, PCPTOP_ZONE_UNKNOWN, 0, 0);
 	count_in(cnt, CNT_IDLE_DIRTY_NS, dirty);
 	count_in(cnt, CNT_IDLE_BLOCK_NS, block);
-	count_in(cnt, CNT_IDLE_REST_NS, idle - dirty - block);
+	rest = idle - dirty - block;
+	count_in(cnt, s->io_waiter ? CNT_IDLE_REST_NS : CNT_IDLE_NO_IOWAIT_NS,
+		 rest);
 	s->at = 0;
 }
 
@@ -265,6 +280,14 @@ static __always_inline int on_switch(bool preempt, struct task_struct *prev,
 
 	if (!w)
 		return 0;
+	/* preempted, it is runnable: only a switch out asleep is a wait */
+	if (prev_pid && !preempt && prev_state &&
+	    BPF_CORE_READ_BITFIELD_PROBED(prev, in_iowait))
+		__sync_fetch_and_add(&w->io_waiters, 1);
+	/* a task that was in the count before the programs loaded is not */
+	if (next_pid && w->io_waiters > 0 &&
+	    BPF_CORE_READ_BITFIELD_PROBED(next, in_iowait))
+		__sync_fetch_and_add(&w->io_waiters, -1);
 	/* the idle task is pid 0 on every CPU */
 	if (prev_pid && next_pid && w->dirty_sleepers <= 0)
 		return 0;

@@ -12,7 +12,8 @@
 static const char *const wait_names[NR_BUDGET_WAITS] = {
 	[WAIT_ON_DIRTY] = "a writer throttled on dirty pages",
 	[WAIT_ON_BLOCK] = "a block request in flight",
-	[WAIT_ON_NONE] = "nothing pcptop names",
+	[WAIT_ON_NOTHING] = "nothing: no task in iowait",
+	[WAIT_ON_NONE] = "nothing named, a task in iowait",
 };
 
 const char *budget_wait_name(int w)

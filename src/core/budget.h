@@ -27,7 +27,8 @@
 enum budget_wait {
 	WAIT_ON_DIRTY, /* a writer asleep throttled on dirty pages */
 	WAIT_ON_BLOCK, /* else a block request in flight */
-	WAIT_ON_NONE, /* else nothing pcptop names */
+	WAIT_ON_NOTHING, /* else no task of the CPU in iowait: truly idle */
+	WAIT_ON_NONE, /* else a task in iowait on nothing pcptop names */
 	NR_BUDGET_WAITS,
 };
 

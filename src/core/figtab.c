@@ -568,7 +568,7 @@ static const struct fig_desc bpf_figs[] = {
 	},
 	{
 		.key = "idle_by_wait",
-		.title = "CPU idle time (sched_switch to and from the idle task), by what was pending meanwhile: a writer asleep throttled, else a block request in flight, else neither",
+		.title = "CPU idle time (sched_switch to and from the idle task), by what was pending meanwhile: a writer asleep throttled, else a block request in flight, else no task of the CPU in iowait, else a task in iowait on nothing named",
 		.type = FIG_SPLIT,
 		.probe = PROBE_WAITS,
 		.events = -1, .pages = -1, .hist = -1, .total = -1,
@@ -579,6 +579,7 @@ static const struct fig_desc bpf_figs[] = {
 		.parts = {
 			{ "dirty_throttle", CNT_IDLE_DIRTY_NS, 0 },
 			{ "block", CNT_IDLE_BLOCK_NS, 0 },
+			{ "no_io_waiter", CNT_IDLE_NO_IOWAIT_NS, 0 },
 			{ "none", CNT_IDLE_REST_NS, 0 },
 		},
 		.prom_total = "pcptop_idle_by_wait_seconds_total",

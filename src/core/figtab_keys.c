@@ -77,6 +77,7 @@ const struct counter_desc counter_table[NR_PCPTOP_COUNTERS] = {
 	[CNT_BLK_OTHER] = { "blk_other" },
 	[CNT_IDLE_DIRTY_NS] = { "idle_dirty_ns" },
 	[CNT_IDLE_BLOCK_NS] = { "idle_block_ns" },
+	[CNT_IDLE_NO_IOWAIT_NS] = { "idle_no_iowait_ns" },
 	[CNT_IDLE_REST_NS] = { "idle_rest_ns" },
 	[CNT_ALLOC_FAILS] = { "alloc_fails" },
 	[CNT_ALLOC_FAIL_READAHEAD] = { "alloc_fail_readahead" },

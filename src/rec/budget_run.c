@@ -20,8 +20,10 @@ static const struct {
 			    "waiting while a writer was throttled on dirty pages" },
 	[BM_WAIT_BLOCK] = { "budget.wait_block_s",
 			    "waiting on a block request in flight" },
+	[BM_WAIT_IDLE] = { "budget.wait_idle_s",
+			   "idle with no task waiting on I/O" },
 	[BM_WAIT_NONE] = { "budget.wait_none_s",
-			   "waiting on nothing pcptop names" },
+			   "in iowait on nothing pcptop names" },
 	[BM_DIRTY_SLEEP] = { "budget.dirty_sleep_s",
 			     "writers' throttle sleeps" },
 	[BM_THROTTLE] = { "budget.throttle_s", "reclaim_throttle() sleeps" },
@@ -67,6 +69,8 @@ double budget_metric_value(const struct time_budget *b, int m)
 		return split ? b->split_s[WAIT_ON_DIRTY] : NAN;
 	case BM_WAIT_BLOCK:
 		return split ? b->split_s[WAIT_ON_BLOCK] : NAN;
+	case BM_WAIT_IDLE:
+		return split ? b->split_s[WAIT_ON_NOTHING] : NAN;
 	case BM_WAIT_NONE:
 		return split ? b->split_s[WAIT_ON_NONE] : NAN;
 	case BM_DIRTY_SLEEP:

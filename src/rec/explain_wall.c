@@ -19,7 +19,7 @@
 /* the budget's parts that add up: each second of CPU time is in one */
 static const int disjoint[] = {
 	BM_USER,       BM_SYSTEM,     BM_IRQ,	    BM_STEAL,
-	BM_WAIT_DIRTY, BM_WAIT_BLOCK, BM_WAIT_NONE,
+	BM_WAIT_DIRTY, BM_WAIT_BLOCK, BM_WAIT_IDLE, BM_WAIT_NONE,
 };
 /* without the idle split, the waiting time's own parts */
 static const int disjoint_unsplit[] = {
@@ -195,7 +195,10 @@ static int moved_list(char *buf, size_t len, const struct cmp_result *r,
 	return m;
 }
 
-/* "of the waiting, ... nothing pcptop names 3.10 s (2.1 %)", side B */
+/*
+ * "of B's waiting, ... iowait on nothing pcptop names 3.10 s (2.1 % of
+ * elapsed)", side B: the rest is what a reader should look at next
+ */
 static void waiting_split(char *buf, size_t len, const struct cmp_result *r)
 {
 	const struct cmp_metric *w = metric(r, budget_metric_key(BM_WAITING));
@@ -203,20 +206,22 @@ static void waiting_split(char *buf, size_t len, const struct cmp_result *r)
 		metric(r, budget_metric_key(BM_WAIT_DIRTY));
 	const struct cmp_metric *k =
 		metric(r, budget_metric_key(BM_WAIT_BLOCK));
+	const struct cmp_metric *i = metric(r, budget_metric_key(BM_WAIT_IDLE));
 	const struct cmp_metric *n = metric(r, budget_metric_key(BM_WAIT_NONE));
 	const struct cmp_metric *e = elapsed_of(r);
-	char vw[48], vd[48], vk[48], vn[48], va[48];
+	char vw[48], vd[48], vk[48], vi[48], vn[48], va[48];
 
-	if (!w || !d || !k || !n)
+	if (!w || !d || !k || !i || !n)
 		return;
 	secs(vw, sizeof(vw), w->b);
 	secs(vd, sizeof(vd), d->b);
 	secs(vk, sizeof(vk), k->b);
+	secs(vi, sizeof(vi), i->b);
 	secs(vn, sizeof(vn), n->b);
 	secs(va, sizeof(va), n->a);
 	add(buf, len,
-	    " Of B's %s of waiting (iowait and idle), a writer throttled on dirty pages covered %s, a block request in flight %s, and nothing pcptop names %s",
-	    vw, vd, vk, vn);
+	    " Of B's %s of waiting (iowait and idle), a writer throttled on dirty pages covered %s, a block request in flight %s, no task waiting on I/O (idle) %s, and iowait on nothing pcptop names %s",
+	    vw, vd, vk, vi, vn);
 	/* CPU seconds: of elapsed x CPUs */
 	if (e && e->b > 0)
 		add(buf, len, " (%.1f %% of elapsed%s; A: %s)",

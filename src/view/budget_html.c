@@ -41,7 +41,8 @@ static const struct part split_parts[] = {
 	{ "wait_dirty", "waiting: writer throttled", "#9467bd", BM_WAIT_DIRTY },
 	{ "wait_block", "waiting: block request in flight", "#2ca02c",
 	  BM_WAIT_BLOCK },
-	{ "wait_none", "waiting: nothing named", "#c7c7c7", BM_WAIT_NONE },
+	{ "wait_idle", "idle: no task in iowait", "#e6e6e6", BM_WAIT_IDLE },
+	{ "wait_none", "iowait: nothing named", "#a0a0a0", BM_WAIT_NONE },
 };
 
 static const struct part plain_parts[] = {

@@ -5,6 +5,7 @@
 static const char *const split_keys[NR_BUDGET_WAITS] = {
 	[WAIT_ON_DIRTY] = "dirty_throttle",
 	[WAIT_ON_BLOCK] = "block",
+	[WAIT_ON_NOTHING] = "no_io_waiter",
 	[WAIT_ON_NONE] = "none",
 };
 

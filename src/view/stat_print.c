@@ -55,9 +55,9 @@ void stat_print_text(FILE *out, const struct facts *fa, const struct figures *f,
 		b.cpus == 1 ? "" : "s");
 	if (b.have_split)
 		fprintf(out,
-			"; waiting on a throttled writer %.2f s, a block request %.2f s, nothing named %.2f s",
+			"; waiting on a throttled writer %.2f s, a block request %.2f s, nothing (no iowait) %.2f s, iowait on nothing named %.2f s",
 			b.split_s[WAIT_ON_DIRTY], b.split_s[WAIT_ON_BLOCK],
-			b.split_s[WAIT_ON_NONE]);
+			b.split_s[WAIT_ON_NOTHING], b.split_s[WAIT_ON_NONE]);
 	fputc('\n', out);
 	if (hists)
 		text_hists(out, f);

@@ -26,6 +26,7 @@
 struct shape {
 	double user, system, iowait, idle;
 	double split_dirty, split_block, split_none;
+	double split_nothing; /* idle with no task in iowait */
 };
 
 /*
@@ -87,6 +88,7 @@ static void shaped(struct rec_summary *s, const char *path, unsigned int seed,
 	set_counter(s, CNT_IDLE_DIRTY_NS, sh->split_dirty * NS_PER_S);
 	set_counter(s, CNT_IDLE_BLOCK_NS, sh->split_block * NS_PER_S);
 	set_counter(s, CNT_IDLE_REST_NS, sh->split_none * NS_PER_S);
+	set_counter(s, CNT_IDLE_NO_IOWAIT_NS, sh->split_nothing * NS_PER_S);
 	for (i = 0; i < s->nr_points; i++)
 		s->points[i].secs =
 			sh->user + sh->system + sh->iowait + sh->idle;
@@ -112,6 +114,30 @@ static void test_budget_parts_add_up(void)
 	CHECK(fabs(b.split_s[WAIT_ON_BLOCK] - 5 * s.nr_points) < 1e-9);
 	CHECK(fabs(b.split_s[WAIT_ON_DIRTY] + b.split_s[WAIT_ON_BLOCK] +
 		   b.split_s[WAIT_ON_NONE] - b.waiting_s) < 1e-9);
+	synth_summary_free(&s);
+}
+
+/*
+ * Idle with no task in iowait is a part of its own, not "the rest": the
+ * four parts still add up to the waiting time
+ */
+static void test_budget_idle_apart_from_rest(void)
+{
+	static const struct shape sh = { 1, 0.5, 8, 0.5, 3, 4, 0.5, 1 };
+	struct rec_summary s;
+	struct time_budget b;
+	double v;
+
+	shaped(&s, "a.data", 0, &sh, 0, 10);
+	rec_budget(&s, &b);
+	CHECK(fabs(b.split_s[WAIT_ON_NOTHING] - 1 * s.nr_points) < 1e-9);
+	CHECK(fabs(b.split_s[WAIT_ON_NONE] - 0.5 * s.nr_points) < 1e-9);
+	CHECK(fabs(b.split_s[WAIT_ON_DIRTY] + b.split_s[WAIT_ON_BLOCK] +
+		   b.split_s[WAIT_ON_NOTHING] + b.split_s[WAIT_ON_NONE] -
+		   b.waiting_s) < 1e-9);
+	v = budget_metric_value(&b, BM_WAIT_IDLE);
+	CHECK(fabs(v - 1 * s.nr_points) < 1e-9);
+	CHECK(!strcmp(budget_metric_key(BM_WAIT_IDLE), "budget.wait_idle_s"));
 	synth_summary_free(&s);
 }
 
@@ -214,7 +240,8 @@ static void test_headline_names_elapsed_and_its_part(void)
 	explain_wall(&x.r, words, sizeof(words));
 	has(words,
 	    "Parts that moved beyond their spread, largest first: waiting on a block request in flight +");
-	has(words, "nothing pcptop names");
+	has(words, "iowait on nothing pcptop names");
+	has(words, "no task waiting on I/O (idle)");
 	drop(&x);
 }
 
@@ -252,6 +279,7 @@ static void test_headline_elapsed_unmoved(void)
 const struct unit_test budget_tests[] = {
 	TEST(test_budget_parts_add_up),
 	TEST(test_budget_split_by_shares),
+	TEST(test_budget_idle_apart_from_rest),
 	TEST(test_budget_spread_from_intervals),
 	TEST(test_headline_names_elapsed_and_its_part),
 	TEST(test_headline_follows_the_data),
