@@ -60,12 +60,13 @@ blklat=synthetic/pcpw_blklat=hist:keys=rwbs:vals=hitcount,lat
 blkrlat=synthetic/pcpw_blkrlat=hist:keys=common_cpu:vals=hitcount,lat
 blkwlat=synthetic/pcpw_blkwlat=hist:keys=common_cpu:vals=hitcount,lat
 rqlat=synthetic/pcpw_rqlat=hist:keys=op:vals=hitcount,lat,len
-allocfail=kmem/mm_page_alloc=hist:keys=order:vals=hitcount"
+allocfail=kmem/mm_page_alloc=hist:keys=order:vals=hitcount
+idle=synthetic/pcpw_idle=hist:keys=common_cpu:vals=hitcount,idle"
 # every event a trigger was set on, for W3's entries and drops
 W_EVENTS="writeback/balance_dirty_pages sched/sched_switch vmscan/mm_vmscan_throttled
 block/block_rq_issue block/block_rq_complete pcpw/rqi pcpw/rqc kmem/mm_page_alloc
 synthetic/pcpw_dirtyslept synthetic/pcpw_rqlat synthetic/pcpw_blklat
-synthetic/pcpw_blkrlat synthetic/pcpw_blkwlat"
+synthetic/pcpw_blkrlat synthetic/pcpw_blkwlat synthetic/pcpw_idle"
 # Keyed by dev,sector (where the kernel has no tracepoint probe events),
 # a table holds an entry for every sector a request ever started at: the
 # 256 MiB runs' 15 000 requests took 47-50 MiB at 65536 entries (250-570
@@ -103,6 +104,17 @@ wsetup() {
 		whave slept yes
 	else
 		whave slept "no (synthetic event from sched_switch refused)"
+	fi
+	# the idle task's time, switch to switch, as the idle split books it
+	# (at the switch out of idle): its own total, apart from /proc/stat's
+	# tick-sampled idle and iowait
+	if echo 'pcpw_idle u64 idle' >>$T/synthetic_events 2>/dev/null &&
+	   trig sched/sched_switch 'hist:keys=common_cpu:its0=common_timestamp if next_pid == 0' &&
+	   trig sched/sched_switch 'hist:keys=common_cpu:idl=common_timestamp-$its0:onmatch(sched.sched_switch).trace(pcpw_idle,$idl) if prev_pid == 0' &&
+	   trig synthetic/pcpw_idle 'hist:keys=common_cpu:vals=hitcount,idle'; then
+		whave idle yes
+	else
+		whave idle "no (synthetic event from sched_switch refused)"
 	fi
 	# reason is the enum's bit (1 << VMSCAN_THROTTLE_*)
 	trig vmscan/mm_vmscan_throttled 'hist:keys=reason:vals=hitcount,usec_delayed' &&

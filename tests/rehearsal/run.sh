@@ -267,13 +267,13 @@ for side in a:sdq-s0 b:sdq-s5; do
 	want=$(rh_rj "$r" .totals.budget.cpu_s)
 	t_cmp "sdq: diff's $x busy + waiting ($got s) is $r's CPU time ($want s), parts in 10 000" \
 		"$(bp "$got" "$want")" -le "$BUDGET_SUM_BP"
-	got=$(jq -r ".budget.$x | .wait_dirty_s + .wait_block_s + .wait_none_s" sdq-diff.json)
+	got=$(jq -r ".budget.$x | .wait_dirty_s + .wait_block_s + .wait_idle_s + .wait_none_s" sdq-diff.json)
 	want=$(jq -r ".budget.$x.waiting_s" sdq-diff.json)
 	t_cmp "sdq: diff's $x waiting split ($got s) adds up to its waiting ($want s), parts in 10 000" \
 		"$(bp "$got" "$want")" -le "$BUDGET_SUM_BP"
 	# issue 29's "Done when": a run's waiting is named but for 5 % of it
 	read -r none el < <(rh_rj "$r" '.totals.budget | "\(.waiting_split_s.none // "null") \(.elapsed_s // "null")"')
-	t_check "sdq: $r waits on nothing named at most $SDQ_WAIT_NONE_PCT % of elapsed ($none s of $el s)" -- \
+	t_check "sdq: $r is in iowait on nothing named at most $SDQ_WAIT_NONE_PCT % of elapsed ($none s of $el s)" -- \
 		awk -v n="$none" -v e="$el" -v p="$SDQ_WAIT_NONE_PCT" 'BEGIN { exit !(n != "null" && e > 0 && n * 100 <= p * e) }'
 done
 t_check "sdq-diff.html opens with the budget" -- grep -q '<svg class="budget"' sdq-diff.html

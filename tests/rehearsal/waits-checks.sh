@@ -20,16 +20,14 @@ W_TIME_PCT=1
 # the budget's identity: CPU states against elapsed x CPUs (USER_HZ ticks
 # a CPU, and the first and last intervals' edges)
 W_IDENTITY_PCT=1
-# The idle split's own idle total against /proc/stat's iowait + idle.
-# Measured (2026-12-03, this machine, see the commit): the patched 6.12
-# (HZ_PERIODIC, a tick's sample of 4 ms each) 0.2-1.3 % apart, Debian's
-# 6.17 (NO_HZ, exact idle time) 0.0-0.3 %; the bound is twice the worst.
-# make rehearsal of 2026-12-03 20:00: s0-1 4.02 s of 4.02, s5-1 3.69 of
-# 3.72, k617-1 3.16 of 3.15; but the sdq pair, 45 s of waiting on the
-# throttled disk, 43.24 of 45.20 (4.3 %) and 42.00 of 44.29 (5.2 %): the
-# split books about 2 s less idle time than /proc/stat, a miss reported
-# against pcptop, not a bound to widen
+# The idle split's own idle total against /proc/stat's iowait + idle,
+# which the patched 6.12 (HZ_PERIODIC) samples at the tick; on the SD
+# card's rates a writer woken by its pause's timer runs between ticks and
+# its time is booked idle, so there the two are further apart. The runs
+# that set both bounds are in docs/ACCURACY.md "Wall time"; the figure's
+# own oracle is the kernel's idle task time, within W_TIME_PCT.
 W_SPLIT_PCT=3
+W_SPLIT_SD_PCT=8
 # and never further apart than this, where waiting is short (a tick of
 # sampling a second, over a run of tens of seconds)
 W_SPLIT_ABS_S=0.5
@@ -139,7 +137,7 @@ w_checks() {
 	local r=$1 logf=$2 rep=$3 sd=${4:-0} t have p cls part in0 out0 in1 out1
 	wj() { jq -r "$1" "$rep" 2>/dev/null; }
 	rh_tagged "$logf" have | sed "s/^/  $r kernel counts: /" >&2
-	for t in dirty nosleep slept throttle blk blklat; do
+	for t in dirty nosleep slept throttle blk blklat idle; do
 		have=$(rh_tagged "$logf" "have:$t")
 		t_check "$r: the kernel took the $t trigger (${have:-none})" -- \
 			test "${have%% *}" = yes
@@ -219,10 +217,22 @@ w_checks() {
 		done
 	fi
 
-	# the idle split's own total, against /proc/stat's waiting time
+	# the idle split's own total, against the kernel's idle task time,
+	# and beside /proc/stat's waiting time, which the test kernel
+	# (CONFIG_HZ_PERIODIC, tick accounting) samples at the tick: a
+	# writer woken by its pause's timer runs between two ticks, and its
+	# time is booked idle (docs/ACCURACY.md "Wall time")
+	w_bracket "$r: the idle split's idle ns against the kernel's idle task time" \
+		"$(wj '.totals.idle_by_wait.total')" $(w_win "$logf" idle all idle) "$W_TIME_PCT"
+	p=$W_SPLIT_PCT
+	[ "$sd" = 1 ] && p=$W_SPLIT_SD_PCT
 	w_abs_le "$r: the idle split's idle time against /proc/stat's iowait + idle, s" \
 		"$(wj '.totals.budget.split_idle_s')" "$(wj '.totals.budget.waiting_s')" \
-		"$W_SPLIT_PCT" "$W_SPLIT_ABS_S"
+		"$p" "$W_SPLIT_ABS_S"
+	# idle with no task in iowait, against /proc/stat's idle (not iowait)
+	w_abs_le "$r: idle with no task in iowait against /proc/stat's idle, s" \
+		"$(wj '(.totals.idle_by_wait.parts.no_io_waiter // 0) / 1e9')" \
+		"$(wj '.totals.budget.states_s.idle')" "$p" "$W_SPLIT_ABS_S"
 
 	# what bonnie++ makes happen: on a throttled disk its writer is
 	# throttled, and it reads and writes through the block layer
