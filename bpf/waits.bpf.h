@@ -276,18 +276,23 @@ static __always_inline int on_switch(bool preempt, struct task_struct *prev,
 	__u32 next_pid = BPF_CORE_READ(next, pid);
 	struct wait_clock *w = wait_clock();
 	struct dirty_pause *p;
+	__s64 iow = 0;
 	__u64 now;
 
 	if (!w)
 		return 0;
-	/* preempted, it is runnable: only a switch out asleep is a wait */
-	if (prev_pid && !preempt && prev_state &&
-	    BPF_CORE_READ_BITFIELD_PROBED(prev, in_iowait))
-		__sync_fetch_and_add(&w->io_waiters, 1);
+	/*
+	 * preempted, it is runnable: only a switch out asleep is a wait.
+	 * One signed step, not two branches, keeps the verifier's paths
+	 * through this program few (tests/live: its verified total).
+	 */
+	if (prev_pid && !preempt && prev_state)
+		iow = BPF_CORE_READ_BITFIELD_PROBED(prev, in_iowait);
+	if (next_pid)
+		iow -= BPF_CORE_READ_BITFIELD_PROBED(next, in_iowait);
 	/* a task that was in the count before the programs loaded is not */
-	if (next_pid && w->io_waiters > 0 &&
-	    BPF_CORE_READ_BITFIELD_PROBED(next, in_iowait))
-		__sync_fetch_and_add(&w->io_waiters, -1);
+	if (iow > 0 || (iow < 0 && w->io_waiters > 0))
+		__sync_fetch_and_add(&w->io_waiters, iow);
 	/* the idle task is pid 0 on every CPU */
 	if (prev_pid && next_pid && w->dirty_sleepers <= 0)
 		return 0;

@@ -98,7 +98,7 @@ static void shaped(struct rec_summary *s, const char *path, unsigned int seed,
 
 static void test_budget_parts_add_up(void)
 {
-	static const struct shape sh = { 1, 0.5, 8, 0.5, 3, 5, 0.5 };
+	static const struct shape sh = { 1, 0.5, 8, 0.5, 3, 5, 0.5, 0 };
 	struct rec_summary s;
 	struct time_budget b;
 
@@ -147,7 +147,7 @@ static void test_budget_idle_apart_from_rest(void)
  */
 static void test_budget_split_by_shares(void)
 {
-	static const struct shape sh = { 1, 0, 8, 1, 1, 3, 0.5 };
+	static const struct shape sh = { 1, 0, 8, 1, 1, 3, 0.5, 0 };
 	struct rec_summary s;
 	struct time_budget b;
 
@@ -167,7 +167,7 @@ static void test_budget_split_by_shares(void)
 /* each part's spread is the intervals' */
 static void test_budget_spread_from_intervals(void)
 {
-	static const struct shape sh = { 1, 0.5, 8, 0.5, 3, 5, 0.5 };
+	static const struct shape sh = { 1, 0.5, 8, 0.5, 3, 5, 0.5, 0 };
 	double v[NR_BUDGET_METRICS], se[NR_BUDGET_METRICS];
 	struct rec_summary s;
 
@@ -222,8 +222,8 @@ static void has(const char *words, const char *want)
 /* B waited longer on the disk: elapsed first, then that part */
 static void test_headline_names_elapsed_and_its_part(void)
 {
-	static const struct shape sa = { 1, 0.5, 8, 0.5, 3, 5, 0.5 };
-	static const struct shape sb = { 1, 0.5, 10, 0.5, 3, 7, 0.5 };
+	static const struct shape sa = { 1, 0.5, 8, 0.5, 3, 5, 0.5, 0 };
+	static const struct shape sb = { 1, 0.5, 10, 0.5, 3, 7, 0.5, 0 };
 	static struct sides x;
 	char words[EXPLAIN_LEN];
 
@@ -248,8 +248,8 @@ static void test_headline_names_elapsed_and_its_part(void)
 /* the part that moved is the system time: the sentence follows it */
 static void test_headline_follows_the_data(void)
 {
-	static const struct shape sa = { 1, 0.5, 8, 0.5, 3, 5, 0.5 };
-	static const struct shape sb = { 1, 2.5, 8, 0.5, 3, 5, 0.5 };
+	static const struct shape sa = { 1, 0.5, 8, 0.5, 3, 5, 0.5, 0 };
+	static const struct shape sb = { 1, 2.5, 8, 0.5, 3, 5, 0.5, 0 };
 	static struct sides x;
 	char words[EXPLAIN_LEN];
 
@@ -264,7 +264,7 @@ static void test_headline_follows_the_data(void)
 /* elapsed alike within its spread: said before anything else */
 static void test_headline_elapsed_unmoved(void)
 {
-	static const struct shape s = { 1, 0.5, 8, 0.5, 3, 5, 0.5 };
+	static const struct shape s = { 1, 0.5, 8, 0.5, 3, 5, 0.5, 0 };
 	static struct sides x;
 	char words[EXPLAIN_LEN];
 
