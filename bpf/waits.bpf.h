@@ -288,10 +288,13 @@ static __always_inline int on_switch(bool preempt, struct task_struct *prev,
 	 */
 	if (prev_pid && !preempt && prev_state)
 		iow = BPF_CORE_READ_BITFIELD_PROBED(prev, in_iowait);
-	if (next_pid)
+	/*
+	 * a task that was in the count before the programs loaded is not;
+	 * with none counted, the read is saved (a switch costs it otherwise)
+	 */
+	if (next_pid && w->io_waiters > 0)
 		iow -= BPF_CORE_READ_BITFIELD_PROBED(next, in_iowait);
-	/* a task that was in the count before the programs loaded is not */
-	if (iow > 0 || (iow < 0 && w->io_waiters > 0))
+	if (iow)
 		__sync_fetch_and_add(&w->io_waiters, iow);
 	/* the idle task is pid 0 on every CPU */
 	if (prev_pid && next_pid && w->dirty_sleepers <= 0)
