@@ -66,7 +66,7 @@ END {
 }
 
 # none, A and B: guest s, its spread, busy s, against none, B against A
-function time_rows(w,   j, o, s, base, ma, r, ratios, ba) {
+function time_rows(w,   j, o, s, base, ma, r, ratios, ba, rs) {
 	base = med(vals[w ":none"])
 	ma = med(vals[w ":a"])
 	for (j = 1; j <= 3; j++) {
