@@ -116,12 +116,17 @@ resolve_version() {
 	echo "$v"
 }
 
-# the fragment as this series merges it
+# the fragment as this series merges it. PSI (the fragment's last
+# block, from its "wall-time budget" comment on) is the 6.12 rehearsal's:
+# the 7.3 oracle kernel built with it oopsed in both oracle boots as
+# pcptop's fentry trampoline on free_pcppages_bulk was released
+# (docs/KERNELS.md), and no 7.3 boot reads /proc/pressure
 merged_fragment() {
 	if [ "$series" = 6.12 ]; then
 		cat "$fragment"
 	else
-		sed 's/^CONFIG_PROC_SYSCTL=y$/CONFIG_SYSCTL=y/' "$fragment"
+		sed -e 's/^CONFIG_PROC_SYSCTL=y$/CONFIG_SYSCTL=y/' \
+			-e "/^# pcptop's wall-time budget reads/,\$d" "$fragment"
 	fi
 }
 
