@@ -407,7 +407,7 @@ run: deps
 # adds the VM suites, package and fuzz). Two lanes, but every suite that
 # attaches pcptop in one: record's "no program left" counts the machine's
 # programs, and a top run beside it failed that
-CHECK_SUITES := unit,oraclecheck,badinput,walkthrough+live,top,record,disk,trace,schema,prom
+CHECK_SUITES := unit,oraclecheck,badinput,walkthrough,bpfindex+live,top,record,disk,trace,schema,prom
 check: deps
 	$(Q)$(MAKE) --no-print-directory -j$(or $(NPROC),1) WERROR=1 all $(OUTPUT)/unit_tests
 	$(Q)tests/run-all.sh $(CHECK_SUITES)

@@ -10,6 +10,7 @@
  * tf_drain, tk_drain      drain_pages_zone              DRAIN      fentry, kprobe
  * tf_decay, tk_decay      decay_pcp_high                SNAPSHOT + DECAY (1)
  * tf_dead, tk_dead        page_alloc_cpu_dead           CPU_DEAD   (1)
+ * tx_dead, tr_dead        page_alloc_cpu_dead returns   none: in_cpu_dead cleared (1)
  * tf_online, tk_online    page_alloc_cpu_online         CPU_ONLINE (1)
  * tf_commit, tk_commit    free_unref_page_commit *      FREE, pcp path (1)(2)
  * tf_buddy, tk_buddy      free_one_page                 FREE, buddy path (1)(3)
