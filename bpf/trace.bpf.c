@@ -502,8 +502,8 @@ static long walk_one(__u32 i, struct walk *w)
 /*
  * The pageset's first free of the trace: its whole state, lists counted
  * entry by entry under the pcp lock, seeds the replay exactly (a /proc
- * seed knows count, not which lists hold it: at scale 0 the replay
- * refilled what the kernel took from lists it had, +2.9 % refills).
+ * seed knows count, not which lists hold it, and the replay refilled
+ * what the kernel took from lists it had: docs/PERFORMANCE.md).
  * Once per CPU and zone; a walk stops at PCPT_WALK_MAX entries (the
  * kernel's high is far below) and then says no lists.
  */

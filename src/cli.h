@@ -79,10 +79,8 @@ struct top_opts {
 /*
  * record --sync: fsync the recording at most this often. 5 s is ext4's
  * own journal commit interval, so the fsyncs add few commits of their
- * own. Measured in make rehearsal and make bench (docs/BOARD.md): on
- * bonnie++'s 2 GiB run on ext4 they cost about 0.005 % of the guest's
- * CPU work (the rehearsal fails above 0.5 %), and a power cut lost
- * 1.4-6.5 s of recording.
+ * own; what they cost and what a power cut loses is in docs/PERFORMANCE.md
+ * ("Figures the code's comments cite").
  */
 #define RECORD_SYNC_DEFAULT_S 5.0
 
