@@ -113,7 +113,7 @@ REC_SRCS := $(wildcard src/rec/*.c)
 VIEW_SRCS := $(wildcard src/view/*.c)
 REPORT_SRCS := $(wildcard src/report/*.c)
 LIVE_SRCS := $(wildcard src/live/*.c)
-TOP_SRCS := src/main.c src/cli.c src/cli_whatif.c
+TOP_SRCS := src/main.c src/cli.c src/cli_report.c src/cli_whatif.c
 SRCS := $(CORE_SRCS) $(KERNEL_SRCS) $(REC_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) \
 	$(LIVE_SRCS) $(TOP_SRCS)
 obj = $(patsubst src/%.c,$(OBJDIR)/%.o,$(1))
@@ -130,7 +130,7 @@ INC_top := -Isrc -Isrc/core -Ibpf
 inc_of = $(INC_$(firstword $(subst /, ,$(patsubst src/%,%,$(dir $(1)))) top))
 
 # what the unit tests link: no libbpf, no curses
-PURE_SRCS := $(CORE_SRCS) $(REC_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) src/cli.c src/cli_whatif.c \
+PURE_SRCS := $(CORE_SRCS) $(REC_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) src/cli.c src/cli_report.c src/cli_whatif.c \
 	src/kernel/btf_cache_key.c src/kernel/btf_relo.c \
 	src/kernel/attach_plan.c src/live/top_rows.c src/live/top_draw.c \
 	src/live/top_frame.c src/live/top_system.c

@@ -33,6 +33,11 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_warn(), then -EINVAL: for bad input */
 int cli_bad_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
+ * getopt_long's '?' or ':' for cmd: -EINVAL after one line naming the
+ * option and 'pcptop CMD --help'
+ */
+int cli_bad_option(int c, char **argv, const char *cmd);
+/*
  * The exit status of a -errno: 0 for 0; EXIT_RUNTIME for failures while
  * running (-ENOMEM, -EIO, -EPIPE, -EFAULT); EXIT_USAGE for the rest: bad
  * input, and a kernel or system pcptop cannot use.
