@@ -405,9 +405,10 @@ run: deps
 
 # the inner loop: the host suites only, no VM, no cross build (make test
 # adds the VM suites, package and fuzz). Two lanes, but every suite that
-# attaches pcptop in one: record's "no program left" counts the machine's
-# programs, and a top run beside it failed that
-CHECK_SUITES := unit,oraclecheck,badinput,walkthrough,bpfindex+live,top,record,disk,trace,schema,prom
+# attaches pcptop or counts the machine's programs in one: record's "no
+# program left" and badinput's "no program loaded" count them, and a top
+# run beside record, a live run beside badinput, failed that
+CHECK_SUITES := unit,oraclecheck,walkthrough,bpfindex+badinput,live,top,record,disk,trace,schema,prom
 check: deps
 	$(Q)$(MAKE) --no-print-directory -j$(or $(NPROC),1) WERROR=1 all $(OUTPUT)/unit_tests
 	$(Q)tests/run-all.sh $(CHECK_SUITES)
