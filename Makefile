@@ -113,7 +113,7 @@ REC_SRCS := $(wildcard src/rec/*.c)
 VIEW_SRCS := $(wildcard src/view/*.c)
 REPORT_SRCS := $(wildcard src/report/*.c)
 LIVE_SRCS := $(wildcard src/live/*.c)
-TOP_SRCS := src/main.c src/cli.c src/cli_whatif.c
+TOP_SRCS := src/main.c src/cli.c src/cli_report.c src/cli_whatif.c
 SRCS := $(CORE_SRCS) $(KERNEL_SRCS) $(REC_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) \
 	$(LIVE_SRCS) $(TOP_SRCS)
 obj = $(patsubst src/%.c,$(OBJDIR)/%.o,$(1))
@@ -130,7 +130,7 @@ INC_top := -Isrc -Isrc/core -Ibpf
 inc_of = $(INC_$(firstword $(subst /, ,$(patsubst src/%,%,$(dir $(1)))) top))
 
 # what the unit tests link: no libbpf, no curses
-PURE_SRCS := $(CORE_SRCS) $(REC_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) src/cli.c src/cli_whatif.c \
+PURE_SRCS := $(CORE_SRCS) $(REC_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) src/cli.c src/cli_report.c src/cli_whatif.c \
 	src/kernel/btf_cache_key.c src/kernel/btf_relo.c \
 	src/kernel/attach_plan.c src/live/top_rows.c src/live/top_draw.c \
 	src/live/top_frame.c src/live/top_system.c
@@ -183,7 +183,7 @@ $(OBJDIR)/kernel/bpf_elf.o: $(OUTPUT)/pcptop.bpf.gz.h $(OUTPUT)/trace.bpf.gz.h
 TRACE_OBJ := $(OUTPUT)/trace.bpf.o
 TRACE_SKEL := $(OUTPUT)/trace.skel.h
 TRACE_ELF_CALL := s->data = (void \*)trace_bpf__elf_bytes(&s->data_sz);
-$(TRACE_OBJ): bpf/trace.bpf.c bpf/pcptrace.h bpf/compat.bpf.h bpf/rawtp.bpf.h bpf/pcptop.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+$(TRACE_OBJ): bpf/trace.bpf.c bpf/trace_ring.bpf.h bpf/pcptrace.h bpf/compat.bpf.h bpf/rawtp.bpf.h bpf/pcptop.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(@:.o=.cc.o)
 	$(Q)$(LLVM_STRIP) -g $(@:.o=.cc.o)
@@ -405,9 +405,10 @@ run: deps
 
 # the inner loop: the host suites only, no VM, no cross build (make test
 # adds the VM suites, package and fuzz). Two lanes, but every suite that
-# attaches pcptop in one: record's "no program left" counts the machine's
-# programs, and a top run beside it failed that
-CHECK_SUITES := unit,oraclecheck,badinput+live,top,record,disk,trace,schema,prom
+# attaches pcptop or counts the machine's programs in one: record's "no
+# program left" and badinput's "no program loaded" count them, and a top
+# run beside record, a live run beside badinput, failed that
+CHECK_SUITES := unit,oraclecheck,walkthrough,bpfindex+badinput,live,top,record,disk,trace,schema,prom
 check: deps
 	$(Q)$(MAKE) --no-print-directory -j$(or $(NPROC),1) WERROR=1 all $(OUTPUT)/unit_tests
 	$(Q)tests/run-all.sh $(CHECK_SUITES)

@@ -142,11 +142,9 @@ static __always_inline void call_begin(__u64 key, struct inflight *f,
  * Store the call, then stamp its start in the stored entry: whatever this
  * program does after the clock is read counts as the call's time, and the
  * update takes the hash bucket's lock (and maybe another CPU's free-list
- * lock), which may spin. The lookup after it takes no lock. Measured
- * under -icount against the kernel's lock sections (tests/oracle, s5,
- * 2026-12-02): 0.6-0.7 us a call over them, 1.2-2.8 with the stamp
- * first. The interrupt and wait clocks are read again with the stamp,
- * for the same window.
+ * lock), which may spin. The lookup after it takes no lock; the two
+ * orders measured are in docs/PERFORMANCE.md. The interrupt and wait
+ * clocks are read again with the stamp, for the same window.
  */
 static __always_inline void call_store(__u64 key, struct inflight *f,
 				       const struct cpu_state *st)

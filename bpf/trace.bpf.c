@@ -10,6 +10,7 @@
  * tf_drain, tk_drain      drain_pages_zone              DRAIN      fentry, kprobe
  * tf_decay, tk_decay      decay_pcp_high                SNAPSHOT + DECAY (1)
  * tf_dead, tk_dead        page_alloc_cpu_dead           CPU_DEAD   (1)
+ * tx_dead, tr_dead        page_alloc_cpu_dead returns   none: in_cpu_dead cleared (1)
  * tf_online, tk_online    page_alloc_cpu_online         CPU_ONLINE (1)
  * tf_commit, tk_commit    free_unref_page_commit *      FREE, pcp path (1)(2)
  * tf_buddy, tk_buddy      free_one_page                 FREE, buddy path (1)(3)
@@ -52,21 +53,9 @@
 #include "pcptop.h"
 #include "rawtp.bpf.h"
 #include "pcptrace.h"
+#include "trace_ring.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-/* the loader sizes it (bpf_map__set_max_entries) before the load */
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, PCPTRACE_RINGBUF_DEFAULT);
-} trace_rb SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} trace_lost SEC(".maps");
 
 /* compat_page_zone_bits(), once: it reads the BTF's sizes, not the page */
 static __u32 zone_bits;
@@ -85,12 +74,6 @@ const volatile __u32 fn_commit = 0;
  * the branch the value rules out)
  */
 const volatile __u32 tp_direct = 0;
-
-/*
- * set by the loader before the load: allocations and frees go out as
- * runs (run_add()); 0 (a test knob, src/kernel/trace.h) one record each
- */
-const volatile __u32 runs = 1;
 
 /* compat_page_zone_bits(), worked out at the first event */
 static __always_inline __u32 page_zone_bits(void)
@@ -145,132 +128,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } in_cpu_dead SEC(".maps");
-
-/* each CPU's run in progress (pcptrace.h); the recorder reads what is left */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct pcptrace_run);
-} trace_runs SEC(".maps");
-
-static __always_inline void lost_n(__u64 events)
-{
-	__u32 k = 0;
-	__u64 *n = bpf_map_lookup_elem(&trace_lost, &k);
-
-	if (n)
-		*n += events;
-}
-
-static __always_inline void lost_one(void)
-{
-	lost_n(1);
-}
-
-static __always_inline struct pcptrace_event *reserve(__u64 size, int type,
-						      __u32 cpu)
-{
-	struct pcptrace_event *e = bpf_ringbuf_reserve(&trace_rb, size, 0);
-
-	if (!e) {
-		lost_one();
-		return NULL;
-	}
-	__builtin_memset(e, 0, sizeof(*e));
-	e->time_ns = bpf_ktime_get_ns();
-	e->cpu = cpu;
-	e->type = type;
-	e->zone = PCPT_ZONE_UNKNOWN;
-	return e;
-}
-
-/* a run, or an event that could not join one, into the ring buffer */
-static __always_inline void emit(const struct pcptrace_event *ev)
-{
-	struct pcptrace_event *e =
-		bpf_ringbuf_reserve(&trace_rb, sizeof(*e), 0);
-
-	if (!e) {
-		lost_n(1 + (__u64)ev->payload);
-		return;
-	}
-	*e = *ev;
-	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
-}
-
-static __always_inline bool same_run(const struct pcptrace_event *a,
-				     const struct pcptrace_event *b)
-{
-	return a->type == b->type && a->zone == b->zone &&
-	       a->order == b->order && a->migratetype == b->migratetype &&
-	       a->path == b->path && a->nid == b->nid && a->zflags == b->zflags;
-}
-
-/*
- * One record a run instead of one an event: the ring buffer, the
- * recorder and zlib were most of an event's cost (docs/PERFORMANCE.md,
- * "record --trace"). An interrupt's event inside this CPU's update (or a
- * task's that preempted it) finds the run busy, goes out alone and ends
- * the run, as a record of another kind does (run_break()). The event that
- * finds the run ended goes out alone too: its time was read before it
- * looked, so it may come before what ended the run, or after; the next
- * event begins a run, after both.
- */
-static __always_inline void run_add(const struct pcptrace_event *ev)
-{
-	struct pcptrace_run *r;
-	__u32 k = 0;
-
-	if (!runs) {
-		emit(ev);
-		return;
-	}
-	r = bpf_map_lookup_elem(&trace_runs, &k);
-	if (!r) {
-		emit(ev);
-		return;
-	}
-	if (r->busy) {
-		emit(ev);
-		r->brk = 1;
-		return;
-	}
-	r->busy = 1;
-	if (r->brk) {
-		r->brk = 0;
-		if (r->ev.time_ns)
-			emit(&r->ev);
-		r->ev.time_ns = 0;
-		emit(ev);
-	} else if (r->ev.time_ns && same_run(&r->ev, ev) &&
-		   r->ev.payload < PCPTRACE_RUN_MAX &&
-		   ev->time_ns - r->ev.time_ns < PCPTRACE_RUN_MAX_NS) {
-		r->ev.payload++;
-	} else {
-		if (r->ev.time_ns)
-			emit(&r->ev);
-		r->ev = *ev;
-	}
-	r->busy = 0;
-}
-
-/*
- * A record about CPU cpu's pageset other than a page event (a decay, a
- * drain, hotplug, a seed): that CPU's run in progress ends before it, so
- * no later page event joins a run that began before the record. From
- * another CPU (a drain) it may land while that CPU updates its run: the
- * run then ends at that CPU's next event instead.
- */
-static __always_inline void run_break(__u32 cpu)
-{
-	struct pcptrace_run *r;
-	__u32 k = 0;
-
-	r = bpf_map_lookup_percpu_elem(&trace_runs, &k, cpu);
-	if (r)
-		r->brk = 1;
-}
 
 /*
  * direct: the page is the kernel's typed pointer (tp_btf, fentry), read
@@ -501,8 +358,8 @@ static long walk_one(__u32 i, struct walk *w)
 /*
  * The pageset's first free of the trace: its whole state, lists counted
  * entry by entry under the pcp lock, seeds the replay exactly (a /proc
- * seed knows count, not which lists hold it: at scale 0 the replay
- * refilled what the kernel took from lists it had, +2.9 % refills).
+ * seed knows count, not which lists hold it, and the replay refilled
+ * what the kernel took from lists it had: docs/PERFORMANCE.md).
  * Once per CPU and zone; a walk stops at PCPT_WALK_MAX entries (the
  * kernel's high is far below) and then says no lists.
  */

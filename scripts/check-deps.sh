@@ -8,7 +8,7 @@
 #   view    core, rec
 #   report  core, rec, view, and cli.h (the commands' options)
 #   live    core, kernel, rec, view, cli.h (no libbpf header: kernel/ wraps it)
-#   src/    main.c and cli.c: any
+#   src/    main.c and cli*.c: any
 # and no circles between files: a header's file may not, through the
 # headers it includes or the functions it calls, come back to itself.
 #

@@ -21,8 +21,6 @@ enum {
 	OPT_PAGE_ORDERS,
 	OPT_BTF,
 	OPT_PROM,
-	OPT_CSV,
-	OPT_HTML,
 	OPT_SYNC,
 	OPT_TRACE,
 };
@@ -179,7 +177,7 @@ static int attach_opt(int c, const char *arg, struct attach_opts *o)
  * getopt's own complaints are off (opterr = 0, ':' leading the short
  * options): one line names the option and where to look
  */
-static int bad_option(int c, char **argv, const char *cmd)
+int cli_bad_option(int c, char **argv, const char *cmd)
 {
 	const char *opt = optind > 0 ? argv[optind - 1] : "?";
 	char shortopt[3] = { '-', (char)optopt, '\0' };
@@ -202,7 +200,7 @@ static int other_opt(int c, const char *arg, struct attach_opts *ao,
 
 	if (err)
 		return err < 0 ? err : 0;
-	return bad_option(c, argv, cmd);
+	return cli_bad_option(c, argv, cmd);
 }
 
 static int no_extra_args(int argc, char **argv, const char *cmd)
@@ -348,13 +346,13 @@ int cli_parse_top(int argc, char **argv, struct top_opts *o)
 			o->help = true;
 			return 0;
 		case ':':
-			return bad_option(c, argv, "top");
+			return cli_bad_option(c, argv, "top");
 		default:
 			err = attach_opt(c, optarg, &o->attach);
 			if (err < 0)
 				return err;
 			if (!err)
-				return bad_option(c, argv, "top");
+				return cli_bad_option(c, argv, "top");
 		}
 	}
 	return no_extra_args(argc, argv, "top");
@@ -443,135 +441,6 @@ int cli_parse_record(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
-static const struct option report_longopts[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "csv", no_argument, NULL, OPT_CSV },
-	{ "html", required_argument, NULL, OPT_HTML },
-	{ "no-timeline", no_argument, NULL, 'T' },
-	{ "no-hist", no_argument, NULL, 'H' },
-	{ "help", no_argument, NULL, 'h' },
-	{}
-};
-
-/*
- * The options of report or diff in argv[1..argc), and the operands after
- * o->files[o->nr_files]; max caps the operands this call may add. diff
- * calls it once a side, so options may follow the "--" too.
- */
-static int report_args(int argc, char **argv, struct report_opts *o, bool diff,
-		       int max)
-{
-	const char *cmd = diff ? "diff" : "report";
-	int c, first = o->nr_files;
-
-	/* 0, not 1: glibc then also forgets the last call's state */
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, diff ? ":jh" : ":jTHh",
-				report_longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			if (o->fmt == FMT_CSV)
-				return cli_bad_input(
-					"--json and --csv exclude each other");
-			o->fmt = FMT_JSON;
-			break;
-		case OPT_CSV:
-			if (diff)
-				return cli_bad_input(
-					"diff has no --csv: use --json");
-			if (o->fmt == FMT_JSON)
-				return cli_bad_input(
-					"--json and --csv exclude each other");
-			o->fmt = FMT_CSV;
-			break;
-		case OPT_HTML:
-			if (!optarg[0])
-				return cli_bad_input("empty --html file name");
-			o->html = optarg;
-			break;
-		case 'T':
-			o->timeline = false;
-			break;
-		case 'H':
-			o->hists = false;
-			break;
-		case 'h':
-			o->help = true;
-			return 0;
-		default:
-			return other_opt(c, optarg, NULL, argv, cmd);
-		}
-	}
-	for (; optind < argc; optind++) {
-		if (o->nr_files - first == max)
-			return diff ? cli_bad_input(
-					      "diff compares at most %d runs a side",
-					      max) :
-				      cli_bad_input(
-					      "unexpected argument '%s': see 'pcptop %s --help'",
-					      argv[optind], cmd);
-		o->files[o->nr_files++] = argv[optind];
-	}
-	return 0;
-}
-
-/*
- * diff's operands: "A B", or repeats "A1 A2 ... -- B1 B2 ..."; sep is
- * where the "--" is (argc: none). getopt would stop at the "--", so each
- * side is parsed on its own, the "--" standing in for argv[0] on B's.
- */
-static int diff_args(int argc, char **argv, int sep, struct report_opts *o)
-{
-	int err;
-
-	err = report_args(sep, argv, o, true, DIFF_MAX_RUNS);
-	if (err || o->help)
-		return err;
-	if (sep == argc) {
-		if (o->nr_files != 2)
-			return cli_bad_input(
-				"diff needs two recordings: pcptop diff A B, or repeats: pcptop diff A1 A2 -- B1 B2");
-		o->nr_a = 1;
-		return 0;
-	}
-	o->nr_a = o->nr_files;
-	err = report_args(argc - sep, argv + sep, o, true, DIFF_MAX_RUNS);
-	if (err || o->help)
-		return err;
-	if (!o->nr_a || o->nr_files == o->nr_a)
-		return cli_bad_input(
-			"diff needs recordings on both sides of '--': pcptop diff A1 A2 -- B1 B2");
-	return 0;
-}
-
-int cli_parse_report(int argc, char **argv, struct report_opts *o, bool diff)
-{
-	int i, sep = argc, err;
-
-	memset(o, 0, sizeof(*o));
-	o->timeline = o->hists = true;
-	for (i = 1; diff && i < argc; i++) {
-		if (strcmp(argv[i], "--"))
-			continue;
-		if (sep != argc)
-			return cli_bad_input(
-				"diff takes one '--', between the runs of A and those of B");
-		sep = i;
-	}
-	err = diff ? diff_args(argc, argv, sep, o) :
-		     report_args(argc, argv, o, false, 1);
-	if (err || o->help)
-		return err;
-	if (!diff && !o->nr_files)
-		o->files[o->nr_files++] = DEFAULT_RECORDING;
-	if (o->html && !strcmp(o->html, "-") && o->fmt != FMT_TEXT)
-		return cli_bad_input(
-			"--html - and --%s cannot both go to stdout",
-			o->fmt == FMT_JSON ? "json" : "csv");
-	return 0;
-}
-
 int cli_parse_btf_min(int argc, char **argv, struct btf_min_cli *o)
 {
 	static const struct option longopts[] = {
@@ -596,7 +465,7 @@ int cli_parse_btf_min(int argc, char **argv, struct btf_min_cli *o)
 			o->help = true;
 			return 0;
 		default:
-			return bad_option(c, argv, "btf-min");
+			return cli_bad_option(c, argv, "btf-min");
 		}
 	}
 	if (argc - optind != 2)

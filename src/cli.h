@@ -33,6 +33,11 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_warn(), then -EINVAL: for bad input */
 int cli_bad_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
+ * getopt_long's '?' or ':' for cmd: -EINVAL after one line naming the
+ * option and 'pcptop CMD --help'
+ */
+int cli_bad_option(int c, char **argv, const char *cmd);
+/*
  * The exit status of a -errno: 0 for 0; EXIT_RUNTIME for failures while
  * running (-ENOMEM, -EIO, -EPIPE, -EFAULT); EXIT_USAGE for the rest: bad
  * input, and a kernel or system pcptop cannot use.
@@ -79,10 +84,8 @@ struct top_opts {
 /*
  * record --sync: fsync the recording at most this often. 5 s is ext4's
  * own journal commit interval, so the fsyncs add few commits of their
- * own. Measured in make rehearsal and make bench (docs/BOARD.md): on
- * bonnie++'s 2 GiB run on ext4 they cost about 0.005 % of the guest's
- * CPU work (the rehearsal fails above 0.5 %), and a power cut lost
- * 1.4-6.5 s of recording.
+ * own; what they cost and what a power cut loses is in docs/PERFORMANCE.md
+ * ("Figures the code's comments cite").
  */
 #define RECORD_SYNC_DEFAULT_S 5.0
 

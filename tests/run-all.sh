@@ -4,7 +4,7 @@
 # Runs the test suites `make test` promises and adds up their results, so
 # CI reads one closing "N passed, N failed, N skipped" line for everything,
 # with each suite's wall time, boots and checks in a table above it.
-# Usage: tests/run-all.sh [unit|oraclecheck|live|top|record|disk|trace|schema|badinput|package|prom|fuzz|vmrules|vm|vmrecord|vmdiff|vmlive|btf|oracle|whatif|rehearsal ...]   (default: all of them)
+# Usage: tests/run-all.sh [unit|oraclecheck|walkthrough|bpfindex|live|top|record|disk|trace|schema|badinput|package|prom|fuzz|vmrules|vm|vmrecord|vmdiff|vmlive|btf|oracle|whatif|rehearsal ...]   (default: all of them)
 #   A,B+C            lanes at once: A then B, beside C (make test's own
 #                    order below; a suite alone in its lane keeps its
 #                    output for the group's end)
@@ -24,7 +24,7 @@ B=${PCPTOP_BUILD:-build}
 # -icount: beside the one-boot suites the worst prediction missed by
 # 10.3 and 11.3 % in two runs, alone by at most 5.7 % in four); the
 # rehearsal alone (-icount sleep=on: its iowait is the host disk's)
-[ ${#suites[@]} -eq 0 ] && suites=(unit,oraclecheck,live,top,record,disk,trace,schema,badinput,package,prom,fuzz,vmrules+oracle
+[ ${#suites[@]} -eq 0 ] && suites=(unit,oraclecheck,walkthrough,bpfindex,live,top,record,disk,trace,schema,badinput,package,prom,fuzz,vmrules+oracle
 	vm vmrecord+vmdiff+vmlive+btf whatif rehearsal)
 
 total_pass=0
@@ -48,6 +48,10 @@ suite_cmd() {
 	unit) cmd=("$B/unit_tests") ;;
 	# the oracle's checker on a stored log, and doctored copies that must fail
 	oraclecheck) cmd=(tests/oracle/selftest.sh) ;;
+	# CONTRIBUTING.md's two walk-throughs applied to a copy, built, unit-tested
+	walkthrough) cmd=(tests/walkthrough/run.sh) ;;
+	# every program of the BPF objects has its line in its source's index
+	bpfindex) cmd=(tests/bpfindex/run.sh "$B") ;;
 	live) cmd=(tests/live/run.sh "$B") ;;
 	top) cmd=(tests/top/run.sh "$B/pcptop") ;;
 	record) cmd=(tests/record/run.sh "$B") ;;
@@ -75,7 +79,7 @@ suite_cmd() {
 	whatif) cmd=(tests/whatif/run.sh) ;;
 	rehearsal) cmd=(tests/rehearsal/run.sh) ;;
 	*)
-		echo "run-all: unknown suite '$1' (unit, oraclecheck, live, top, record, disk, trace, schema, badinput, package, prom, fuzz, vmrules, vm, vmrecord, vmdiff, vmlive, btf, oracle, whatif, rehearsal; A,B+C runs A then B beside C)" >&2
+		echo "run-all: unknown suite '$1' (unit, oraclecheck, walkthrough, bpfindex, live, top, record, disk, trace, schema, badinput, package, prom, fuzz, vmrules, vm, vmrecord, vmdiff, vmlive, btf, oracle, whatif, rehearsal; A,B+C runs A then B beside C)" >&2
 		exit 2
 		;;
 	esac

@@ -8,8 +8,8 @@
  * Why not a line fitted on the intervals (ns = a per call + b per page):
  * on the suite's guests the calls' time is nowhere near linear in their
  * pages, and such a line, fitted on the quantile pairs, priced the
- * replay at the recorded scale at -18 % to +232 % of the recorded total
- * (instrumented 6.12 under TCG, scales 0 to 6, 2026-12-03). A bucket's
+ * replay at the recorded scale far from the recorded total (the misses in
+ * docs/PERFORMANCE.md, "Figures the code's comments cite"). A bucket's
  * own mean gives the recorded total back wherever the replay's calls
  * fall in the buckets the recording's did.
  */

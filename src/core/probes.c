@@ -152,7 +152,7 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.tp_nargs = QUIRK_PCPU_DRAIN_TP_NARGS, .tp_cat = "kmem",
 		.tp_per_page = true,
 		.beside = BESIDE(PROBE_BULK_FREE),
-		/* a hook on every page: 6.1's default mode went +1 to +3 % */
+		/* a hook on every page: opt-in for its cost (docs/PERFORMANCE.md) */
 		.opt = PROBE_OPT_PAGE_ORDERS, .opt_in = true,
 		.heuristic_on = -1,
 	},

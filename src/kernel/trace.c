@@ -65,50 +65,67 @@ struct fn_probe {
 		kretprobe; /* skel->progs offsets, 0 none */
 };
 
-#define PROG(name) (offsetof(struct trace_bpf, progs.name) + 1)
+/* as progs.c's: a name bpf/trace.bpf.c lacks does not compile */
+#define PROG(name) offsetof(struct trace_bpf, progs.name)
+/* an offset of 0 means "no program": none can sit there */
+_Static_assert(offsetof(struct trace_bpf, progs) > 0,
+	       "the skeleton's programs must not start it");
 
-static const struct fn_probe fn_probes[] = {
-	{ .fns = { "drain_pages_zone" },
-	  .hook = PCPT_HOOK_DRAIN,
-	  .fentry = PROG(tf_drain),
-	  .kprobe = PROG(tk_drain) },
-	{ .fns = { "decay_pcp_high" },
-	  .hook = PCPT_HOOK_DECAY,
-	  .fentry = PROG(tf_decay),
-	  .kprobe = PROG(tk_decay) },
-	{ .fns = { "page_alloc_cpu_dead" },
-	  .hook = PCPT_HOOK_HOTPLUG,
-	  .fentry = PROG(tf_dead),
-	  .fexit = PROG(tx_dead),
-	  .kprobe = PROG(tk_dead),
-	  .kretprobe = PROG(tr_dead) },
-	{ .fns = { "page_alloc_cpu_online" },
-	  .hook = PCPT_HOOK_HOTPLUG,
-	  .fentry = PROG(tf_online),
-	  .kprobe = PROG(tk_online) },
-	/* renamed after 6.12; the arguments the program reads kept */
-	{ .fns = QUIRK_COMMIT_FNS,
-	  .hook = PCPT_HOOK_COMMIT,
-	  .fentry = PROG(tf_commit),
-	  .kprobe = PROG(tk_commit) },
-	/* only beside the commit, in place of mm_page_free */
-	{ .fns = { "free_one_page" },
-	  .hook = PCPT_HOOK_BUDDY,
-	  .fentry = PROG(tf_buddy),
-	  .kprobe = PROG(tk_buddy) },
+/* fn_probes[]' rows by name, so set_autoload() needs no positions */
+enum fn_id {
+	FN_DRAIN,
+	FN_DECAY,
+	FN_DEAD,
+	FN_ONLINE,
+	FN_COMMIT, /* tt_free leaves the pcp orders to it */
+	FN_BUDDY, /* with the commit, it takes tt_free's place */
+	NR_FN_PROBES,
 };
 
-/* fn_probes' index of the commit: tt_free leaves the pcp orders to it */
-#define FN_COMMIT 4
-/* and of free_one_page(): with the commit, it takes tt_free's place */
-#define FN_BUDDY 5
+static const struct fn_probe fn_probes[NR_FN_PROBES] = {
+	[FN_DRAIN] = { .fns = { "drain_pages_zone" },
+		       .hook = PCPT_HOOK_DRAIN,
+		       .fentry = PROG(tf_drain),
+		       .kprobe = PROG(tk_drain) },
+	[FN_DECAY] = { .fns = { "decay_pcp_high" },
+		       .hook = PCPT_HOOK_DECAY,
+		       .fentry = PROG(tf_decay),
+		       .kprobe = PROG(tk_decay) },
+	[FN_DEAD] = { .fns = { "page_alloc_cpu_dead" },
+		      .hook = PCPT_HOOK_HOTPLUG,
+		      .fentry = PROG(tf_dead),
+		      .fexit = PROG(tx_dead),
+		      .kprobe = PROG(tk_dead),
+		      .kretprobe = PROG(tr_dead) },
+	[FN_ONLINE] = { .fns = { "page_alloc_cpu_online" },
+			.hook = PCPT_HOOK_HOTPLUG,
+			.fentry = PROG(tf_online),
+			.kprobe = PROG(tk_online) },
+	/* renamed after 6.12; the arguments the program reads kept */
+	[FN_COMMIT] = { .fns = QUIRK_COMMIT_FNS,
+			.hook = PCPT_HOOK_COMMIT,
+			.fentry = PROG(tf_commit),
+			.kprobe = PROG(tk_commit) },
+	/* only beside the commit, in place of mm_page_free */
+	[FN_BUDDY] = { .fns = { "free_one_page" },
+		       .hook = PCPT_HOOK_BUDDY,
+		       .fentry = PROG(tf_buddy),
+		       .kprobe = PROG(tk_buddy) },
+};
 
-#define NR_FN_PROBES ARRAY_SIZE(fn_probes)
 _Static_assert(NR_FN_PROBES <= FN_PROBES_MAX, "struct trace's fn[] is short");
 
 static struct bpf_program *prog_at(struct trace_bpf *s, size_t off)
 {
-	return off ? *(struct bpf_program **)((char *)s + off - 1) : NULL;
+	return off ? *(struct bpf_program **)((char *)s + off) : NULL;
+}
+
+/* the program at off loaded or not; 0 when there is none, or -errno */
+static int load_at(struct trace_bpf *s, size_t off, bool on)
+{
+	struct bpf_program *prog = prog_at(s, off);
+
+	return prog ? bpf_program__set_autoload(prog, on) : 0;
 }
 
 static int on_record(void *ctx, void *data, size_t len)
@@ -208,10 +225,15 @@ static int set_autoload(struct trace *t, bool raw_tp, int mode, bool buddy_ok,
 		ids[i] = fn_probe_find(&fn_probes[i], mode, vmlinux, &t->fn[i]);
 	commit = ids[FN_COMMIT] > 0;
 	buddy = buddy_ok && commit && ids[FN_BUDDY] > 0;
-	bpf_program__set_autoload(s->progs.tt_alloc, !raw_tp);
-	bpf_program__set_autoload(s->progs.tt_free, !raw_tp && !buddy);
-	bpf_program__set_autoload(s->progs.rtt_alloc, raw_tp);
-	bpf_program__set_autoload(s->progs.rtt_free, raw_tp && !buddy);
+	err = bpf_program__set_autoload(s->progs.tt_alloc, !raw_tp);
+	if (!err)
+		err = bpf_program__set_autoload(s->progs.tt_free,
+						!raw_tp && !buddy);
+	if (!err)
+		err = bpf_program__set_autoload(s->progs.rtt_alloc, raw_tp);
+	if (!err)
+		err = bpf_program__set_autoload(s->progs.rtt_free,
+						raw_tp && !buddy);
 	t->hooks = PCPT_HOOK_ALLOC_FREE | (uint32_t)mode << PCPT_HOOK_FN_SHIFT;
 	for (i = 0; i < NR_FN_PROBES; i++) {
 		const struct fn_probe *p = &fn_probes[i];
@@ -221,23 +243,26 @@ static int set_autoload(struct trace *t, bool raw_tp, int mode, bool buddy_ok,
 
 		if (!on)
 			t->fn[i] = NULL;
-		bpf_program__set_autoload(prog_at(s, p->fentry), fentry);
-		bpf_program__set_autoload(prog_at(s, p->kprobe), kprobe);
+		if (!err)
+			err = load_at(s, p->fentry, fentry);
+		if (!err)
+			err = load_at(s, p->kprobe, kprobe);
 		/* at this kernel's name, not the section's (attach_kprobes) */
 		bpf_program__set_autoattach(prog_at(s, p->kprobe), false);
 		if (fentry && !err)
 			err = fentry_load_target(prog_at(s, p->fentry),
 						 t->fn[i], (uint32_t)ids[i]);
 		if (p->fexit) {
-			bpf_program__set_autoload(prog_at(s, p->fexit), fentry);
+			if (!err)
+				err = load_at(s, p->fexit, fentry);
 			if (fentry && !err)
 				err = fentry_load_target(prog_at(s, p->fexit),
 							 t->fn[i],
 							 (uint32_t)ids[i]);
 		}
 		if (p->kretprobe) {
-			bpf_program__set_autoload(prog_at(s, p->kretprobe),
-						  kprobe);
+			if (!err)
+				err = load_at(s, p->kretprobe, kprobe);
 			bpf_program__set_autoattach(prog_at(s, p->kretprobe),
 						    false);
 		}
