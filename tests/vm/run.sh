@@ -294,7 +294,7 @@ btf_min_for() { # KERNEL OUT
 prepare_kernel() {
 	local k=$1 dir res cfg stage img
 	mkdir -p "$OUT/$k"
-	rm -f "$OUT/$k/skip"
+	rm -f "$OUT/$k/skip" "$OUT/$k/known"
 	log "$k: resolving ${K_PATTERN[$k]}${K_SUITES[$k]:+ in ${K_SUITES[$k]}} (downloading if not cached)"
 	# no such package, or no download: the mirror's side, a SKIP
 	dir=$(fetch_for "$k" "${K_PATTERN[$k]}" "${K_ARCH[$k]}" 2>"$OUT/$k/fetch.log") ||
@@ -543,7 +543,7 @@ for k in "${launch[@]}"; do
 done
 wait
 
-passed=0 failed=0 skipped=0 fh_seen=
+passed=0 failed=0 skipped=0 known=0 fh_seen=
 for k in "${selected[@]}"; do
 	[ -f "$OUT/$k/retries" ] && cat "$OUT/$k/retries"
 	[ -f "$OUT/$k/oracle" ] && cat "$OUT/$k/oracle"
@@ -551,6 +551,10 @@ for k in "${selected[@]}"; do
 		cat "$OUT/$k/line"
 	else
 		echo "vmtest $k: FAIL (runner died; see $OUT/$k)"
+	fi
+	if [ -s "$OUT/$k/known" ]; then
+		cat "$OUT/$k/known"
+		known=$((known + $(wc -l <"$OUT/$k/known")))
 	fi
 	case "$(cat "$OUT/$k/status" 2>/dev/null)" in
 	PASS) passed=$((passed + 1)) ;;
@@ -597,6 +601,6 @@ elif [ "$new_skips" -gt 1 ]; then
 	echo "vmtest skips: FAIL ($new_skips of the newer rows skipped, at most 1 may)"
 	failed=$((failed + 1))
 fi
-echo "$passed passed, $failed failed, $skipped skipped"
+echo "$passed passed, $failed failed, $skipped skipped$([ $known -gt 0 ] && echo ", $known known misses")"
 log "wall time $((SECONDS - start))s; boots (s): $(for k in "${launch[@]}"; do printf '%s=%s ' "$k" "$(cat "$OUT/$k/boot_seconds" 2>/dev/null || echo -)"; done)"
 [ "$failed" -eq 0 ]
