@@ -29,22 +29,8 @@ task_ns() {
 	[ -n "$1" ] && cut -d' ' -f1 /proc/"$1"/schedstat 2>/dev/null
 }
 
-wait_links() {
-	pid=$1 last=-1 still=0 i=0
-	while [ $i -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
-		n=$(ls -l /proc/"$pid"/fd 2>/dev/null | grep -c bpf_link)
-		if [ "$n" -gt 0 ] && [ "$n" = "$last" ]; then
-			still=$((still + 1))
-			[ $still -ge 4 ] && return 0
-		else
-			still=0
-		fi
-		last=$n
-		sleep 0.25
-		i=$((i + 1))
-	done
-	return 1
-}
+# wait_links: /bin/vmtest-lib.sh (tests/vm/guest-lib.sh)
+. /bin/vmtest-lib.sh
 
 workload() {
 	case $1 in

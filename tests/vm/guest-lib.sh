@@ -37,3 +37,21 @@ hist_hits() { # EVENT KEY [FILTER]: its trigger's hits, then it goes
 		on && $1 == "Hits:" { print $2; exit }' "$HIST_EV/$1/hist" 2>/dev/null
 	echo "!hist:keys=$2${3:+ if $3}" >>"$HIST_EV/$1/trigger" 2>/dev/null
 }
+
+# until pid holds BPF links and their number holds still for a second
+wait_links() {
+	pid=$1 last=-1 still=0 i=0
+	while [ $i -lt 600 ] && kill -0 "$pid" 2>/dev/null; do
+		n=$(ls -l /proc/"$pid"/fd 2>/dev/null | grep -c bpf_link)
+		if [ "$n" -gt 0 ] && [ "$n" = "$last" ]; then
+			still=$((still + 1))
+			[ $still -ge 4 ] && return 0
+		else
+			still=0
+		fi
+		last=$n
+		sleep 0.25
+		i=$((i + 1))
+	done
+	return 1
+}
