@@ -37,6 +37,7 @@ void stat_usage(FILE *f)
 		"  -H, --no-hist        counters only, no histograms (text output)\n"
 		"      --prom FILE      also keep FILE as a Prometheus textfile-collector\n"
 		"                       file (pcptop_* metrics), rewritten every interval\n"
+		"                       and removed when a signal stops pcptop\n"
 		"      --cross-check    also count pages with kmem:mm_page_pcpu_drain next to\n"
 		"                       the function probe (the two must agree)\n" CLI_PROBE_OPTS_HELP
 		"  -v, --verbose        libbpf's log and the verifier's cost on stderr\n"
@@ -122,6 +123,9 @@ int cmd_stat(int argc, char **argv)
 	if (!o.json)
 		stat_print_header(stdout, &sys.f);
 	err = stat_loop(&o, &sys, &snap, &ps);
+	/* a count's end leaves the file for its reader; a service stops */
+	if (sig_exiting)
+		prom_remove(&ps);
 out:
 	snapshot_free(&snap);
 	prom_free(&ps);

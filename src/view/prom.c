@@ -81,14 +81,21 @@ static void counter(FILE *f, const char *name, const char *help,
 			estimated ? "true" : "false", v);
 }
 
+/* a gauge already in its base unit: seconds, a timestamp, pages */
+static void gauge_base(FILE *f, const char *name, const char *help, double v)
+{
+	head(f, name, "gauge", help);
+	fprintf(f, "%s %.15g\n", name, v);
+}
+
+/* a figtab gauge: its ns go out in seconds when its name says seconds */
 static void gauge(FILE *f, const char *name, const char *suffix,
 		  const char *help, double v)
 {
 	char full[128];
 
 	snprintf(full, sizeof(full), "%s%s", name, suffix);
-	head(f, full, "gauge", help);
-	fprintf(f, "%s %.15g\n", full, prom_value(full, v));
+	gauge_base(f, full, help, prom_value(full, v));
 }
 
 static void histogram(FILE *f, const struct hist_desc *hd,
@@ -127,9 +134,10 @@ static void write_facts(FILE *f, const struct facts *fa)
 	fputs("pcptop_scale{source=\"", f);
 	put_label(f, scale_source_name(fa->scale.source));
 	fprintf(f, "\"} %d\n", fa->scale.value);
-	gauge(f, "pcptop_pcp_batch_max", "",
-	      "Largest pcp->batch of any zone and CPU at start, 0 when unknown.",
-	      facts_max_batch(fa));
+	gauge_base(
+		f, "pcptop_pcp_batch_max",
+		"Largest pcp->batch of any zone and CPU at start, 0 when unknown.",
+		facts_max_batch(fa));
 }
 
 /* the sum a histogram's _sum reports: pages moved, or ns */
@@ -375,10 +383,12 @@ void prom_write(FILE *f, const struct prom_state *ps,
 		}
 	}
 	write_detail(f, fa, last, t);
-	gauge(f, "pcptop_interval_seconds", "", "Length of the last interval.",
-	      secs);
-	gauge(f, "pcptop_last_update_timestamp_seconds", "",
-	      "When this file was written.", (double)time(NULL));
+	/* already seconds: not the figtab gauges' ns */
+	gauge_base(f, "pcptop_interval_seconds", "Length of the last interval.",
+		   secs);
+	gauge_base(f, "pcptop_last_update_timestamp_seconds",
+		   "When this file was written (Unix time).",
+		   (double)time(NULL));
 
 	for (i = 0; i < NR_PCPTOP_HISTS; i++)
 		if (facts_hist_shown(fa, i))
@@ -405,6 +415,18 @@ int prom_add(struct prom_state *ps, const struct figures *f,
 void prom_free(struct prom_state *ps)
 {
 	samples_free(&ps->smp);
+}
+
+int prom_remove(const struct prom_state *ps)
+{
+	int err;
+
+	if (!ps->path || !unlink(ps->path) || errno == ENOENT)
+		return 0;
+	err = -errno;
+	fprintf(stderr, "pcptop: --prom %s: cannot remove it: %s\n", ps->path,
+		strerror(-err));
+	return err;
 }
 
 int prom_update(struct prom_state *ps, const struct figures *f,

@@ -36,6 +36,11 @@ int prom_update(struct prom_state *ps, const struct figures *f,
 int prom_add(struct prom_state *ps, const struct figures *f,
 	     const struct samples *s, double secs);
 void prom_free(struct prom_state *ps);
+/*
+ * A stop by signal takes the file away: node_exporter would go on serving
+ * the last interval's figures as fresh. 0 or -errno (none: 0).
+ */
+int prom_remove(const struct prom_state *ps);
 
 /*
  * The exposition text: totals since start in ps, gauges of the last
