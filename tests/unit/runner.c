@@ -65,6 +65,7 @@ extern const struct unit_test rectrace_runs_tests[];
 extern const struct unit_test kallsyms_boot_tests[];
 extern const struct unit_test procstat_tests[];
 extern const struct unit_test budget_tests[];
+extern const struct unit_test metrics_doc_tests[];
 
 static const struct unit_test *const suites[] = {
 	procfs_tests,	   scale_tests,		hist_tests,
@@ -75,7 +76,7 @@ static const struct unit_test *const suites[] = {
 	progs_tests,	   btf_cache_tests,	compare_tests,
 	pcpmodel_tests,	   kshape_tests,	whatif_tests,
 	rectrace_tests,	   rectrace_runs_tests, kallsyms_boot_tests,
-	procstat_tests,	   budget_tests,
+	procstat_tests,	   budget_tests,	metrics_doc_tests,
 };
 
 int main(int argc, char **argv)
