@@ -13,7 +13,8 @@
 #   make test            deps, build with -Werror, every test suite
 #   make unit            the unit tests (no BPF, no root)
 #   make format-check    clang-format with the kernel's .clang-format
-#   make install         PREFIX=/usr/local, DESTDIR=: binary, pcptop(8), bash completion
+#   make install         PREFIX=/usr/local, DESTDIR=: binary, pcptop(8), bash completion,
+#                        the exporter's unit, rules and dashboard (docs/FLEET.md)
 #   make deb             build/pcptop_VERSION_{amd64,arm64}.deb (static binaries)
 #   make V=1             show the commands
 #
@@ -299,10 +300,12 @@ fuzz: $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_HARNESSES))
 	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # 30 minutes of stat and record under churn: memory, fds, map memory and
-# the recording's growth (docs/RELIABILITY.md); not part of make test
+# the recording's growth (docs/RELIABILITY.md), then the exporter's
+# 10 000 short intervals (docs/FLEET.md); not part of make test
 SOAK_SECONDS ?= 1800
 soak: all
 	$(Q)tests/soak/run.sh $(SOAK_SECONDS)
+	$(Q)tests/soak/exporter.sh
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -315,6 +318,15 @@ install: $(INSTALL_BIN)
 	$(Q)gzip -9n <docs/pcptop.8 >$(DESTDIR)$(PREFIX)/share/man/man8/pcptop.8.gz
 	$(Q)install -D -m 0644 completion/pcptop.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pcptop
+	$(Q)install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
+	$(Q)sed 's|@SBINDIR@|$(PREFIX)/sbin|' packaging/systemd/pcptop.service.in \
+		>$(DESTDIR)$(PREFIX)/lib/systemd/system/pcptop.service
+	$(Q)install -D -m 0644 packaging/systemd/pcptop.sysusers \
+		$(DESTDIR)$(PREFIX)/lib/sysusers.d/pcptop.conf
+	$(Q)install -D -m 0644 docs/FLEET.md $(DESTDIR)$(PREFIX)/share/doc/pcptop/FLEET.md
+	$(Q)install -d $(DESTDIR)$(PREFIX)/share/pcptop
+	$(Q)install -m 0644 packaging/prometheus/pcptop.rules.yml \
+		packaging/grafana/pcptop.json $(DESTDIR)$(PREFIX)/share/pcptop/
 
 # both architectures, static: a board installs it with dpkg -i and nothing else
 deb: vm-builds
@@ -408,7 +420,7 @@ run: deps
 # attaches pcptop or counts the machine's programs in one: record's "no
 # program left" and badinput's "no program loaded" count them, and a top
 # run beside record, a live run beside badinput, failed that
-CHECK_SUITES := unit,oraclecheck,walkthrough,bpfindex+badinput,live,top,record,disk,trace,schema,prom
+CHECK_SUITES := unit,oraclecheck,walkthrough,bpfindex,fleetrules+badinput,live,top,record,disk,trace,schema,prom,fleet
 check: deps
 	$(Q)$(MAKE) --no-print-directory -j$(or $(NPROC),1) WERROR=1 all $(OUTPUT)/unit_tests
 	$(Q)tests/run-all.sh $(CHECK_SUITES)
@@ -435,6 +447,7 @@ bench: deps-all vm-builds all
 	$(Q)tests/bench/rehearsal.sh | tee $(OUTPUT)/bench/rehearsal.md
 	$(Q)tests/bench/powercut.sh | tee $(OUTPUT)/bench/powercut.md
 	$(Q)tests/bench/trace-rehearsal.sh | tee $(OUTPUT)/bench/trace-rehearsal.md
+	$(Q)tests/soak/exporter.sh | tee $(OUTPUT)/bench/exporter.md
 
 # regenerate vmlinux/*/vmlinux.h from Debian's 6.12 kernel images
 vmlinux:

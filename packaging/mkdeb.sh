@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # A Debian package of one pcptop build, with dpkg-deb alone: the binary is
-# static, so the package depends on nothing.
+# static, so the package depends on nothing. It carries the exporter's
+# unit, its user (sysusers.d), rules and dashboard (docs/FLEET.md).
 # Usage: packaging/mkdeb.sh BINARY DEB_ARCH OUT_DIR
 # Prints the .deb's path.
 set -eu
@@ -21,6 +22,8 @@ arm64) strip=aarch64-linux-gnu-strip ;;
 esac
 $strip --strip-all "$stage/usr/sbin/pcptop"
 mkdir -p "$stage/DEBIAN" "$stage/usr/share/doc/pcptop"
+install -m 0755 "$root/packaging/debian/postinst" "$root/packaging/debian/prerm" \
+	"$root/packaging/debian/postrm" "$stage/DEBIAN/"
 {
 	echo "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
 	echo "Upstream-Name: pcptop"

@@ -28,9 +28,11 @@ fi
 
 echo "== make install"
 make -s install PREFIX=/usr DESTDIR="$TMP/root" >/dev/null
-t_eq "make install: the binary, the manual page and the completion" \
+t_eq "make install: the binary, the manual page, the completion, the exporter's unit, user, rules, dashboard and guide" \
 	"$(cd "$TMP/root" && find . -type f | sort | paste -sd' ')" \
-	"./usr/sbin/pcptop ./usr/share/bash-completion/completions/pcptop ./usr/share/man/man8/pcptop.8.gz"
+	"./usr/lib/systemd/system/pcptop.service ./usr/lib/sysusers.d/pcptop.conf ./usr/sbin/pcptop ./usr/share/bash-completion/completions/pcptop ./usr/share/doc/pcptop/FLEET.md ./usr/share/man/man8/pcptop.8.gz ./usr/share/pcptop/pcptop.json ./usr/share/pcptop/pcptop.rules.yml"
+t_eq "make install: the unit runs PREFIX's binary" \
+	"$(sed -n 's/^ExecStart=\([^ ]*\) .*/\1/p' "$TMP/root/usr/lib/systemd/system/pcptop.service")" /usr/sbin/pcptop
 
 echo "== the arm64 package"
 t_eq "arm64: Architecture" "$(dpkg-deb -f "$ARM" Architecture)" arm64
@@ -67,8 +69,15 @@ t_eq "completion: commands" "$(comp pcptop re)" "record report"
 t_eq "completion: stat's options from its --help" "$(comp pcptop stat --lat)" "--latency"
 t_eq "completion: modes" "$(comp pcptop stat --mode k)" "kprobe"
 
+echo "== the exporter's unit, from the package"
+t_check "the unit is installed" -- test -f /usr/lib/systemd/system/pcptop.service
+systemd-analyze verify /usr/lib/systemd/system/pcptop.service >"$TMP/verify" 2>&1
+t_eq "systemd-analyze verify passes on it, its man page found" "$?:$(cat "$TMP/verify")" "0:"
+t_check "postinst made the unit's user" -- getent passwd pcptop
+t_eq "a system user that cannot log in" "$(getent passwd pcptop | cut -d: -f7)" /usr/sbin/nologin
+
 dpkg -r pcptop >"$TMP/dpkg.out" 2>&1
 t_eq "dpkg -r exits 0" "$?" 0
 t_check "no file of it is left" -- bash -c \
-	'! ls /usr/sbin/pcptop /usr/share/man/man8/pcptop.8.gz /usr/share/bash-completion/completions/pcptop 2>/dev/null | grep -q .'
+	'! ls /usr/sbin/pcptop /usr/share/man/man8/pcptop.8.gz /usr/share/bash-completion/completions/pcptop /usr/lib/systemd/system/pcptop.service /usr/share/pcptop 2>/dev/null | grep -q .'
 t_summary
