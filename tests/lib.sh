@@ -133,3 +133,14 @@ t_churn_past_high_mib() {
 	[ "$mib" -gt "$avail" ] && mib=$avail
 	echo "$mib"
 }
+
+# the kernel frees a closed program after an RCU grace period: up to 3 s
+settled() { # COUNT WANT: what COUNT prints once it is WANT, or after 3 s
+	local n
+	for _ in $(seq 1 30); do
+		n=$("$1")
+		[ "$n" = "$2" ] && break
+		sleep 0.1
+	done
+	echo "$n"
+}

@@ -4,7 +4,7 @@
 # Runs the test suites `make test` promises and adds up their results, so
 # CI reads one closing "N passed, N failed, N skipped" line for everything,
 # with each suite's wall time, boots and checks in a table above it.
-# Usage: tests/run-all.sh [unit|oraclecheck|walkthrough|bpfindex|live|top|record|disk|trace|schema|badinput|package|prom|fuzz|vmrules|vm|vmrecord|vmdiff|vmlive|btf|oracle|whatif|rehearsal ...]   (default: all of them)
+# Usage: tests/run-all.sh [unit|oraclecheck|walkthrough|bpfindex|live|top|record|disk|trace|schema|badinput|package|prom|fleetrules|fleet|fuzz|vmrules|vm|vmrecord|vmdiff|vmlive|btf|oracle|whatif|rehearsal ...]   (default: all of them)
 #   A,B+C            lanes at once: A then B, beside C (make test's own
 #                    order below; a suite alone in its lane keeps its
 #                    output for the group's end)
@@ -24,7 +24,7 @@ B=${PCPTOP_BUILD:-build}
 # -icount: beside the one-boot suites the worst prediction missed by
 # 10.3 and 11.3 % in two runs, alone by at most 5.7 % in four); the
 # rehearsal alone (-icount sleep=on: its iowait is the host disk's)
-[ ${#suites[@]} -eq 0 ] && suites=(unit,oraclecheck,walkthrough,bpfindex,live,top,record,disk,trace,schema,badinput,package,prom,fuzz,vmrules+oracle
+[ ${#suites[@]} -eq 0 ] && suites=(unit,oraclecheck,walkthrough,bpfindex,live,top,record,disk,trace,schema,badinput,package,prom,fleetrules,fleet,fuzz,vmrules+oracle
 	vm vmrecord+vmdiff+vmlive+btf whatif rehearsal)
 
 total_pass=0
@@ -63,6 +63,10 @@ suite_cmd() {
 	package) cmd=(tests/package/run.sh) ;;
 	badinput) cmd=(tests/badinput/run.sh "$B") ;;
 	prom) cmd=(tests/prom/run.sh "$B") ;;
+	# the rules, the dashboard and the unit, checked without a machine
+	fleetrules) cmd=(tests/fleet/rules.sh "$B") ;;
+	# node_exporter and Prometheus on loopback, pcptop as the unit runs it
+	fleet) cmd=(tests/fleet/run.sh "$B") ;;
 	fuzz) cmd=(tests/fuzz/run.sh "${FUZZ_SECONDS:-20}") ;;
 	vm) cmd=(tests/vm/run.sh) ;;
 	vmrecord) cmd=(tests/record/vm-check.sh amd64-6.12) ;;

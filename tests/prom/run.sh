@@ -12,11 +12,11 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 . tests/lib.sh
+. tests/prom/fetch.sh
 
 BUILD=${1:-build}
 P=$(realpath "$BUILD/pcptop")
 CHURN=$(realpath "$BUILD/churn")
-CACHE=${PCPTOP_CACHE:-/var/cache/pcptop}/prom
 PORT=${PROM_TEST_PORT:-19100}
 t_need prom "$P" "$CHURN"
 TMP=$(mktemp -d)
@@ -28,19 +28,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# prometheus-node-exporter and promtool, from Debian's packages, once
-fetch() { # PACKAGE PATH-IN-PACKAGE
-	local out=$CACHE/$(basename "$2") dir=$CACHE/$1.d
-	[ -x "$out" ] && { echo "$out"; return 0; }
-	mkdir -p "$dir" && chown _apt "$dir" 2>/dev/null
-	(cd "$dir" && apt-get download -q "$1" >/dev/null 2>&1) || return 1
-	dpkg-deb -x "$dir"/*.deb "$dir/root" && cp "$dir/root$2" "$out" &&
-		rm -rf "$dir" && echo "$out"
-}
-echo "prom: node_exporter and promtool from Debian (cached in $CACHE)" >&2
-NE=$(fetch prometheus-node-exporter /usr/bin/prometheus-node-exporter) ||
+echo "prom: node_exporter and promtool from Debian (cached in $PROM_CACHE)" >&2
+NE=$(prom_fetch prometheus-node-exporter /usr/bin/prometheus-node-exporter) ||
 	{ echo "prom: apt-get download prometheus-node-exporter failed" >&2; exit 2; }
-PT=$(fetch prometheus /usr/bin/promtool) ||
+PT=$(prom_fetch prometheus /usr/bin/promtool) ||
 	{ echo "prom: apt-get download prometheus failed" >&2; exit 2; }
 
 mkdir -p "$TMP/textfile"

@@ -332,16 +332,6 @@ fi
 echo "== output paths, checked before anything is loaded"
 # programs pcptop loads are named after its BPF functions
 pcptop_progs() { bpftool prog show 2>/dev/null | grep -cE ' name (tp_drain|tp_zone_locked|fe_bulk|kp_bulk|rtp_drain) '; }
-# the kernel frees a closed program after an RCU grace period: up to 3 s
-settled() { # COUNT WANT: what COUNT prints once it is WANT, or after 3 s
-	local n
-	for _ in $(seq 1 30); do
-		n=$("$1")
-		[ "$n" = "$2" ] && break
-		sleep 0.1
-	done
-	echo "$n"
-}
 # every BPF link on the system: pcptop's are the ones that come and go
 all_links() { bpftool link list 2>/dev/null | grep -cE '^[0-9]+: '; }
 progs_settled() { settled pcptop_progs "$progs_before"; }
