@@ -345,7 +345,7 @@ check_trace() { # KERNEL LOGF BULK_FREE_MODE
 	wrc=$(tagged "$logf" trace_whatif_rc)
 	if [ "$wrc" = 1 ] && [ $want_rc = 0 ] &&
 	   miss=$(tagged "$logf" trace_whatif | self_replay_known); then
-		echo "KNOWN MISS $k: whatif --check $miss (bound: at most $SELF_CALLS_KNOWN call and max($SELF_PAGES_KNOWN_PCT %, $SELF_PAGES_KNOWN) pages, docs/ACCURACY.md)" >>"$OUT/$k/known"
+		echo "KNOWN MISS $k: whatif --check $miss (bound: at most $SELF_CALLS_KNOWN call and max($SELF_PAGES_KNOWN_PCT %, $SELF_PAGES_KNOWN) pages, or a decay's chunks: docs/ACCURACY.md)" >>"$OUT/$k/known"
 	elif ! [ "$wrc" -le $want_rc ] 2>/dev/null; then
 		fails+=("trace: whatif --check exit $wrc, at most $want_rc ($3): $(tagged "$logf" trace_whatif_err | head -n 1) $(tagged "$logf" trace_whatif | grep -m 1 '^FAIL')")
 	fi
@@ -360,19 +360,51 @@ check_trace() { # KERNEL LOGF BULK_FREE_MODE
 SELF_CALLS_KNOWN=1
 SELF_PAGES_KNOWN_PCT=3
 SELF_PAGES_KNOWN=64
+# The other known miss, a limit of what the trace carries: since 6.7
+# decay_pcp_high() lowers pcp->high first, then frees in chunks of
+# pcp->batch, dropping pcp->lock between them with interrupts on
+# (mm/page_alloc.c, decay_pcp_high(); 7.3: lines 2599-2613). A free on
+# that CPU between two chunks finds count above the new high and flushes
+# a batch (nr_pcp_high(), nr_pcp_free()). The trace has the decay at its
+# entry only, and the replay frees all of it at once: those flushes go
+# missing. Seen on amd64-7.2, clean clone of 2026-12-04 06:08: 35 bulk
+# frees recorded, 19 replayed, the 1008 pages missing 16 x 63, beside a
+# decay of 1085 pages (18 chunks of 63). The bound is the trace's own: no
+# more missed calls than the largest decay's chunks, no call bigger than
+# the largest bulk free, nothing replayed that was not recorded; the
+# decay's size itself replayed exactly.
 # self_replay_known: reads whatif --check's lines, prints the misses and
-# succeeds when every FAIL line is inside the envelope
+# succeeds when every FAIL line is inside one of the two envelopes
 self_replay_known() {
 	awk -v c="$SELF_CALLS_KNOWN" -v p="$SELF_PAGES_KNOWN_PCT" -v n="$SELF_PAGES_KNOWN" '
+	$2 == "decay.max" && $1 == "ok" { decay = $4 + 0 }
+	$2 == "bulk_free.max" && $1 == "ok" { bmax = $4 + 0 }
 	$1 != "FAIL" { next }
-	{ nf++; what = $2; x = $4 + 0; y = $6 + 0; d = x - y; if (d < 0) d = -d }
-	# a histogram and a largest call move with the call that moved
-	what ~ /\.(hist|max)$/ { dep++; next }
+	{ nf++; what = $2; x = $4 + 0; y = $6 + 0; d = x - y; if (d < 0) d = -d
+	  rx[what] = x; ry[what] = y }
+	# a histogram, a largest call and the hold time move with the calls
+	what ~ /\.(hist|max)$/ || what ~ /^(lock_hold|irqs_off)_ns\.total$/ { dep++; next }
 	{ out = out (out ? "; " : "") what " replay " x ", recorded " y }
 	what ~ /\.calls$/ && d <= c { ok++; next }
 	what ~ /\.pages$/ && (d <= n || d * 100 <= p * y) { ok++; next }
-	{ bad++ }
-	END { if (!nf || bad || !ok) exit 1; print out }'
+	{ bad++; rest[what] = 1 }
+	END {
+		if (!nf) exit 1
+		if (bad) {
+			# every miss a bulk free the replay left out, inside the decay'"'"'s chunks
+			mc = ry["bulk_free.calls"] - rx["bulk_free.calls"]
+			mp = ry["bulk_free.pages"] - rx["bulk_free.pages"]
+			for (w in rest)
+				if (w != "bulk_free.calls" && w != "bulk_free.pages") exit 1
+			if (!decay || !bmax || mc <= 0 || mp < 0 || mp > mc * bmax ||
+			    mc > int((decay + bmax - 1) / bmax))
+				exit 1
+			print out " (bulk frees between a decay'"'"'s chunks: " mc " of at most " int((decay + bmax - 1) / bmax) ")"
+			exit 0
+		}
+		if (!ok) exit 1
+		print out
+	}'
 }
 
 # The BTF cache on a board (init.sh's btf_cache_checks): the first start
