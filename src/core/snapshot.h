@@ -26,6 +26,11 @@ struct snapshot {
 	/* /proc/zoneinfo at the interval's end, when the sampler kept it */
 	struct zoneinfo zi;
 	int zi_err;
+	/*
+	 * CLOCK_MONOTONIC (a trace event's clock) when the counters' epoch
+	 * flipped: where the counted window ends, not when reading ended
+	 */
+	uint64_t switch_ns;
 };
 
 int snapshot_alloc(struct snapshot *s, int nr_cpus);

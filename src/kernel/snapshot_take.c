@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
+#include "clock.h"
 #include "snapshot.h"
 #include "snapshot_take.h"
 #include "pcptop.skel.h"
@@ -66,6 +67,7 @@ int snapshot_take(struct attach *a, struct snapshot *s)
 	}
 	old = a->skel->bss->epoch & 1;
 	__atomic_store_n(&a->skel->bss->epoch, old ^ 1, __ATOMIC_SEQ_CST);
+	s->switch_ns = clock_mono_ns();
 	nanosleep(&grace, NULL);
 
 	err = read_and_zero(bpf_map__fd(a->skel->maps.hists),

@@ -260,7 +260,13 @@ static int record_loop(const struct record_opts *o, struct system *sys,
 			cli_warn("reading BPF maps: %s", strerror(-err));
 			return err;
 		}
-		t = clock_mono_ns();
+		/*
+		 * the interval ends where its counters do, at the flip: a
+		 * trace event after it is the next interval's, as its count
+		 * is (the clock after the maps' and /proc's reading let whatif
+		 * replay a decay the recording never counted)
+		 */
+		t = snap->switch_ns;
 		memset(&iv, 0, sizeof(iv));
 		iv.seq = run->nr;
 		iv.t_start_ns = prev - run->t0;
@@ -342,7 +348,7 @@ static int record_start(const struct record_opts *o, struct system *sys,
 		cli_warn("reading BPF maps: %s", strerror(-err));
 		return err;
 	}
-	run->t0 = clock_mono_ns();
+	run->t0 = snap->switch_ns;
 	run->t_last = run->t_synced = run->t0;
 	if (o->argc) {
 		err = run_start(c, o->argv);
