@@ -398,8 +398,8 @@ test: deps-all
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		PCPTOP_BUILD=$(OUTPUT) tests/run-all.sh unit live record
 else
-# every core for the builds: make test's budget is wall time (-j2 here:
-# 70 s of building down to 41)
+# every core for the builds: make test's budget is wall time (what -j2
+# saved: docs/PERFORMANCE.md)
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 test: deps-all
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) WERROR=1 all $(OUTPUT)/unit_tests
