@@ -188,7 +188,7 @@ out:
  * pageset is in at most one bulk free, decay or commit at a time, a task
  * in one drain, so a few entries a CPU are plenty. Sized by CPU instead
  * of a fixed 4096 and 1024: hash maps are preallocated, and those sizes
- * were 1 MiB of the 1.26 MiB pcptop locked on a 2-CPU machine.
+ * were most of what pcptop locked (docs/PERFORMANCE.md, "This machine").
  */
 #define INFLIGHT_PER_CPU 24 /* 5 zones' pagesets, 4 kinds, nesting */
 #define CALLS_PER_CPU 8
