@@ -58,16 +58,14 @@ CFLAGS ?= -g -O2
 # the static workloads and floor: no sanitizer runtime links statically
 PLAIN_CFLAGS := $(CFLAGS)
 CFLAGS += $(SAN_FLAGS)
-# a static pcptop is for a board's flash: size first (-Os takes 65 KB off
-# the arm64 binary, which tests/package holds to 1.6 MiB: docs/FIELD.md).
-# pcptop's C needs no unwind tables (no exceptions, no thread
-# cancellation; gdb reads .debug_frame): 23 KB of .eh_frame, and with the
-# data segment's 64 KiB alignment on arm64 the stripped binary drops from
-# 1 585 264 to 1 519 728 bytes
+# a static pcptop is for a board's flash, whose size tests/package holds
+# (docs/FIELD.md): size first. pcptop's C needs no unwind tables (no
+# exceptions, no thread cancellation; gdb reads .debug_frame). What each
+# flag here saved: docs/PERFORMANCE.md, "Figures the code's comments cite"
 ifeq ($(STATIC),1)
 CFLAGS += -Os -fno-asynchronous-unwind-tables -fno-unwind-tables
-# and what no command calls goes at link time: 17 KB of the arm64 binary
-# (1 577 584 to 1 560 232 bytes); -flto on top took 224 bytes more, not kept
+# and what no command calls goes at link time; -flto on top made the
+# binary larger, and is not used
 CFLAGS += -ffunction-sections -fdata-sections
 LDFLAGS += -Wl,--gc-sections
 endif
@@ -80,16 +78,15 @@ DEPFLAGS = -MMD -MP
 BPF_CFLAGS := -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Ibpf
 # narrow ncurses: the view draws ASCII only and never calls setlocale, and
-# libncursesw would add 65 KB to the static binary
+# libncursesw would make the static binary larger (docs/PERFORMANCE.md)
 LDLIBS := -lbpf -lelf -lz -lncurses -ltinfo -lm
 ifeq ($(STATIC),1)
 LDFLAGS += -static
 # arm64 links at 64 KiB pages (so the binary runs on 4K, 16K and 64K page
 # kernels), and RELRO pads the data segment to the next 64 KiB to make
-# its first 44 KB read-only after start: 62 KB of the file. Without it
-# the stripped binary went from 1 585 240 to 1 523 224 bytes (then; the
-# board's flash pays for it: tests/package). Kept off for arm64 only; 16 KiB
-# pages with RELRO (1 536 088) would not start on a 64K page kernel.
+# its first part read-only after start: padding the board's flash pays for
+# (tests/package; docs/PERFORMANCE.md). Kept off for arm64 only; 16 KiB
+# pages with RELRO would not start on a 64K page kernel.
 ifeq ($(ARCH),arm64)
 LDFLAGS += -Wl,-z,norelro
 endif
@@ -151,9 +148,9 @@ $(OUTPUT) $(OBJDIR):
 	$(Q)mkdir -p $@
 
 # DWARF is for the loader's debugging, not the kernel's: stripped, the
-# embedded object is a seventh of its size (libbpf-tools does the same).
+# embedded object is a fraction of its size (libbpf-tools does the same).
 # bpftool's static linker then drops .rel.BTF.ext, relocations for a
-# linker that libbpf never reads: 268 KB -> 206 KB.
+# linker that libbpf never reads (the sizes: docs/PERFORMANCE.md).
 $(BPF_OBJ): bpf/pcptop.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(@:.o=.cc.o)
@@ -161,8 +158,8 @@ $(BPF_OBJ): bpf/pcptop.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | $(O
 	$(Q)$(BPFTOOL) gen object $@ $(@:.o=.cc.o)
 
 # The skeleton takes its object from src/kernel/bpf_elf.c, which carries
-# it gzip'ed (41 KB), not from the 206 KB string bpftool writes into it:
-# left unused, that string is not compiled in.
+# it gzip'ed, not from the string bpftool writes into it whole (sizes:
+# docs/FIELD.md): left unused, that string is not compiled in.
 SKEL_ELF_CALL := s->data = (void \*)pcptop_bpf__elf_bytes(&s->data_sz);
 $(SKEL): $(BPF_OBJ)
 	$(call msg,GEN-SKEL,$@)
@@ -398,8 +395,8 @@ test: deps-all
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		PCPTOP_BUILD=$(OUTPUT) tests/run-all.sh unit live record
 else
-# every core for the builds: make test's budget is wall time (-j2 here:
-# 70 s of building down to 41)
+# every core for the builds: make test's budget is wall time (what -j2
+# saved: docs/PERFORMANCE.md)
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 test: deps-all
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) WERROR=1 all $(OUTPUT)/unit_tests

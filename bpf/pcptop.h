@@ -3,7 +3,7 @@
  * Structures shared by bpf/pcptop.bpf.c and user space. The BPF side only
  * counts and buckets; every interpretation happens in user space, so these
  * layouts are also what a recording keeps. Recordings name every counter
- * and histogram (src/core/figtab.c), so the enums may be reordered.
+ * and histogram (src/core/figtab_keys.c), so the enums may be reordered.
  */
 #ifndef PCPTOP_H
 #define PCPTOP_H

@@ -16,8 +16,8 @@
  * its gfp mask allows compaction, and ends at its return (fexit,
  * kretprobe); it is booked when it did not return COMPACT_SKIPPED, which
  * is when the kernel counts compact_stall. Not at its entry: a stall that
- * finds every zone deferred is 100 ns of work, and a kprobe's entry added
- * 6 us to each under TCG (probe_desc.fn_entry_tp). No tracepoint marks
+ * finds every zone deferred is far less work than a kprobe's entry adds
+ * to it (docs/ACCURACY.md; probe_desc.fn_entry_tp). No tracepoint marks
  * its return:
  * compaction:mm_compaction_try_to_compact_pages fires at its start and
  * mm_compaction_begin/end bracket each zone it compacts (compact_zone(),

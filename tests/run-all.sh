@@ -15,15 +15,15 @@ cd "$(dirname "$0")/.."
 suites=("$@")
 # the build the host suites use: make test SAN=1 points it at build/san
 B=${PCPTOP_BUILD:-build}
-# make test's order: the host suites (a core, about 2.5 minutes, much of
-# it sleeping) beside the oracle boots (-icount, whose guests count the
-# same whatever the host's load); the VM matrix alone (its guests run on
-# the host's clock, and its timing checks with them); the one-boot suites
-# together; what-if alone (its predictions are checked against other
-# boots' real runs, whose workload moved with the host's load although
-# -icount: beside the one-boot suites the worst prediction missed by
-# 10.3 and 11.3 % in two runs, alone by at most 5.7 % in four); the
-# rehearsal alone (-icount sleep=on: its iowait is the host disk's)
+# make test's order (its wall time: docs/PERFORMANCE.md): the host
+# suites (a core, much of it sleeping) beside the oracle boots (-icount,
+# whose guests count the same whatever the host's load); the VM matrix
+# alone (its guests run on the host's clock, and its timing checks with
+# them); the one-boot suites together; what-if alone (its predictions
+# are checked against other boots' real runs, whose workload moved with
+# the host's load although -icount: beside the one-boot suites its
+# predictions missed by more, docs/ACCURACY.md); the rehearsal alone
+# (-icount sleep=on: its iowait is the host disk's)
 [ ${#suites[@]} -eq 0 ] && suites=(unit,oraclecheck,walkthrough,bpfindex,live,top,record,disk,trace,schema,badinput,package,prom,fleetrules,fleet,fuzz,vmrules+oracle
 	vm vmrecord+vmdiff+vmlive+btf whatif rehearsal)
 

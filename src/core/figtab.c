@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What each figure is, in one place. docs/ACCURACY.md says, row by row,
- * what a figure counts in each mode and what kernel count proves it.
+ * What each figure is, in one place: the rows of the pcp lists and
+ * zone->lock here, what tasks wait for in figtab_waits.c, the sampled
+ * ones in figtab_sampled.c, put together below into the one table.
+ * docs/ACCURACY.md says, row by row, what a figure counts in each mode
+ * and what kernel count proves it.
  */
 #include "arrays.h"
 #include "figtab.h"
+#include "figtab_est.h"
 
-/* estimated in tracepoint mode (event runs) and as a heuristic */
-#define EST_RUNS PROBE_MODES_ESTIMATED
-#define EST_HEUR PROBE_MODE_BIT(MODE_HEURISTIC)
-#define EXACT 0u
 /* free_high: probed on the commit function, or inferred at the bulk free */
 #define AVAIL_FREE_HIGH (AVAIL_FN | PROBE_MODE_BIT(MODE_HEURISTIC))
 
-/* the figures the BPF programs count, in the order every output lists them */
-static const struct fig_desc bpf_figs[] = {
+/* what the pcp lists and zone->lock do, in the order every output lists them */
+static const struct fig_desc pcp_figs[] = {
 	{
 		.key = "bulk_free",
 		.title = "bulk frees (free_pcppages_bulk)",
@@ -395,257 +395,34 @@ static const struct fig_desc bpf_figs[] = {
 		.prom_gauge = "pcptop_refill_span_seconds",
 		.prom_gauge_help = "refill event span in the last interval",
 	},
-	{
-		.key = "reclaim_stall_ns",
-		.title = "direct reclaim, a stall's time (mm_vmscan_direct_reclaim_begin to _end)",
-		.type = FIG_TIME,
-		.probe = PROBE_RECLAIM,
-		.events = -1, .pages = -1,
-		.hist = HIST_RECLAIM_STALL_NS, .total = CNT_RECLAIM_STALL_NS,
-		.est_events = EXACT, .est_pages = EXACT,
-		.flags = FIG_TL_P99,
-		.prom_total = "pcptop_reclaim_stall_seconds_total",
-		.prom_total_help = "Time allocating tasks spent in direct reclaim, seconds.",
-		.prom_gauge = "pcptop_reclaim_stall_seconds",
-		.prom_gauge_help = "direct reclaim stall in the last interval",
-		.live = LIVE_PANE,
-	},
-	{
-		.key = "compact_stall_ns",
-		.title = "direct compaction, a stall's time (try_to_compact_pages, from its tracepoint; tracepoints: to its last zone's end)",
-		.type = FIG_TIME,
-		.probe = PROBE_COMPACT,
-		.events = -1, .pages = -1,
-		.hist = HIST_COMPACT_STALL_NS, .total = CNT_COMPACT_STALL_NS,
-		.est_events = EST_RUNS, .est_pages = EST_RUNS,
-		.flags = FIG_TL_P99,
-		.prom_total = "pcptop_compact_stall_seconds_total",
-		.prom_total_help = "Time allocating tasks spent in direct compaction, seconds.",
-		.prom_gauge = "pcptop_compact_stall_seconds",
-		.prom_gauge_help = "direct compaction stall in the last interval",
-		.live = LIVE_PANE,
-	},
-	{
-		.key = "dirty_throttle_ns",
-		.title = "writers throttled on dirty pages: a balance_dirty_pages() sleep, as slept (its tracepoint to the task's switch back in)",
-		.type = FIG_TIME,
-		.probe = PROBE_WAITS,
-		.events = -1, .pages = -1,
-		.hist = HIST_DIRTY_SLEEP_NS, .total = CNT_DIRTY_SLEPT_NS,
-		.est_events = EXACT, .est_pages = EXACT,
-		.extras = {
-			{ "planned_ns", CNT_DIRTY_PLANNED_NS,
-			  "pcptop_dirty_throttle_planned_seconds_total",
-			  "The pauses balance_dirty_pages() planned for the sleeps, seconds.", AVAIL_ANY },
-			{ "no_sleep", CNT_DIRTY_NO_SLEEP,
-			  "pcptop_dirty_throttle_no_sleep_total",
-			  "balance_dirty_pages events with no pause (pause <= 0).", AVAIL_ANY },
-		},
-		.flags = FIG_TL_P99 | FIG_PER_S | FIG_WALL,
-		.prom_total = "pcptop_dirty_throttle_seconds_total",
-		.prom_total_help = "Time writers slept throttled on dirty pages, seconds.",
-		.prom_gauge = "pcptop_dirty_throttle_seconds",
-		.prom_gauge_help = "writer throttle sleep in the last interval",
-		.live = LIVE_PANE,
-	},
-	{
-		.key = "reclaim_throttle_ns",
-		.title = "reclaim asleep in reclaim_throttle(): a sleep (mm_vmscan_throttled's usec_delayed)",
-		.type = FIG_TIME,
-		.probe = PROBE_THROTTLE,
-		.events = -1, .pages = -1,
-		.hist = HIST_THROTTLE_NS, .total = CNT_THROTTLE_NS,
-		.est_events = EXACT, .est_pages = EXACT,
-		.flags = FIG_TL_P99 | FIG_PER_S | FIG_WALL,
-		.prom_total = "pcptop_reclaim_throttle_seconds_total",
-		.prom_total_help = "Time reclaim slept in reclaim_throttle(), seconds.",
-		.prom_gauge = "pcptop_reclaim_throttle_seconds",
-		.prom_gauge_help = "reclaim_throttle() sleep in the last interval",
-		.live = LIVE_PANE,
-	},
-	{
-		.key = "reclaim_throttle_by_reason",
-		.title = "reclaim_throttle() sleeps by reason: pages under writeback, too many isolated, no progress, a congested node",
-		.type = FIG_SPLIT,
-		.probe = PROBE_THROTTLE,
-		.events = -1, .pages = -1, .hist = -1, .total = -1,
-		.est_events = EXACT, .est_pages = EXACT,
-		.flags = FIG_WALL,
-		.unit = "sleeps",
-		.part_label = "reason",
-		.parts = {
-			{ "writeback", CNT_THROTTLE_WRITEBACK, 0 },
-			{ "isolated", CNT_THROTTLE_ISOLATED, 0 },
-			{ "noprogress", CNT_THROTTLE_NOPROGRESS, 0 },
-			{ "congested", CNT_THROTTLE_CONGESTED, 0 },
-		},
-		.prom_total = "pcptop_reclaim_throttle_reason_sleeps_total",
-		.prom_total_help = "reclaim_throttle() sleeps by reason.",
-	},
-	{
-		.key = "reclaim_throttle_ns_by_reason",
-		.title = "reclaim_throttle() time by reason (usec_delayed, as ns)",
-		.type = FIG_SPLIT,
-		.probe = PROBE_THROTTLE,
-		.events = -1, .pages = -1, .hist = -1, .total = -1,
-		.est_events = EXACT, .est_pages = EXACT,
-		.flags = FIG_WALL,
-		.unit = "ns",
-		.part_label = "reason",
-		.parts = {
-			{ "writeback", CNT_THROTTLE_WRITEBACK_NS, 0 },
-			{ "isolated", CNT_THROTTLE_ISOLATED_NS, 0 },
-			{ "noprogress", CNT_THROTTLE_NOPROGRESS_NS, 0 },
-			{ "congested", CNT_THROTTLE_CONGESTED_NS, 0 },
-		},
-		.prom_total = "pcptop_reclaim_throttle_reason_seconds_total",
-		.prom_total_help = "reclaim_throttle() time by reason, seconds.",
-	},
-	{
-		.key = "blk_read",
-		.title = "block read requests (block_rq_issue to _complete), 512-byte sectors",
-		.type = FIG_BATCH,
-		.probe = PROBE_BLOCK,
-		.events = CNT_BLK_READS, .events_key = "requests",
-		.pages = CNT_BLK_READ_SECTORS, .pages_key = "sectors",
-		.hist = HIST_BLK_READ_SECTORS, .total = -1,
-		.est_events = EXACT, .est_pages = EXACT,
-		.unit = "sectors",
-		.flags = FIG_TL_EVENTS | FIG_WALL,
-		.prom_events = "pcptop_block_read_requests_total",
-		.prom_events_help = "Block read requests completed.",
-		.prom_pages = "pcptop_block_read_request_sectors_total",
-		.prom_pages_help = "512-byte sectors the completed read requests asked for.",
-	},
-	{
-		.key = "blk_write",
-		.title = "block write requests (block_rq_issue to _complete), 512-byte sectors",
-		.type = FIG_BATCH,
-		.probe = PROBE_BLOCK,
-		.events = CNT_BLK_WRITES, .events_key = "requests",
-		.pages = CNT_BLK_WRITE_SECTORS, .pages_key = "sectors",
-		.hist = HIST_BLK_WRITE_SECTORS, .total = -1,
-		.est_events = EXACT, .est_pages = EXACT,
-		.unit = "sectors",
-		.extras = {
-			{ "other_requests", CNT_BLK_OTHER,
-			  "pcptop_block_other_requests_total",
-			  "Block requests that neither read nor wrote (flushes, discards, ...).", AVAIL_ANY },
-		},
-		.flags = FIG_TL_EVENTS | FIG_WALL,
-		.prom_events = "pcptop_block_write_requests_total",
-		.prom_events_help = "Block write requests completed.",
-		.prom_pages = "pcptop_block_write_request_sectors_total",
-		.prom_pages_help = "512-byte sectors the completed write requests asked for.",
-	},
-	{
-		.key = "blk_read_ns",
-		.title = "block read latency: a request, issue to complete",
-		.type = FIG_TIME,
-		.probe = PROBE_BLOCK,
-		.events = -1, .pages = -1,
-		.hist = HIST_BLK_READ_NS, .total = CNT_BLK_READ_NS,
-		.est_events = EXACT, .est_pages = EXACT,
-		.flags = FIG_TL_P99 | FIG_WALL,
-		.prom_total = "pcptop_block_read_seconds_total",
-		.prom_total_help = "Block read requests' time from issue to complete, summed, seconds.",
-		.prom_gauge = "pcptop_block_read_seconds",
-		.prom_gauge_help = "block read request latency in the last interval",
-	},
-	{
-		.key = "blk_write_ns",
-		.title = "block write latency: a request, issue to complete",
-		.type = FIG_TIME,
-		.probe = PROBE_BLOCK,
-		.events = -1, .pages = -1,
-		.hist = HIST_BLK_WRITE_NS, .total = CNT_BLK_WRITE_NS,
-		.est_events = EXACT, .est_pages = EXACT,
-		.flags = FIG_TL_P99 | FIG_WALL,
-		.prom_total = "pcptop_block_write_seconds_total",
-		.prom_total_help = "Block write requests' time from issue to complete, summed, seconds.",
-		.prom_gauge = "pcptop_block_write_seconds",
-		.prom_gauge_help = "block write request latency in the last interval",
-	},
-	{
-		.key = "idle_by_wait",
-		.title = "CPU idle time (sched_switch to and from the idle task), by what was pending meanwhile: a writer asleep throttled, else a block request in flight, else no task of the CPU in iowait, else a task in iowait on nothing named",
-		.type = FIG_SPLIT,
-		.probe = PROBE_WAITS,
-		.events = -1, .pages = -1, .hist = -1, .total = -1,
-		.est_events = EXACT, .est_pages = EXACT,
-		.flags = FIG_WALL,
-		.unit = "ns",
-		.part_label = "wait",
-		.parts = {
-			{ "dirty_throttle", CNT_IDLE_DIRTY_NS, 0 },
-			{ "block", CNT_IDLE_BLOCK_NS, 0 },
-			{ "no_io_waiter", CNT_IDLE_NO_IOWAIT_NS, 0 },
-			{ "none", CNT_IDLE_REST_NS, 0 },
-		},
-		.prom_total = "pcptop_idle_by_wait_seconds_total",
-		.prom_total_help = "CPU idle time by the wait pending, seconds.",
-		.live = LIVE_PANE,
-	},
-	{
-		.key = "alloc_fail_by_cause",
-		.title = "allocations that returned no page (--latency: the allocator's exit) by cause: readahead's (its function on the stack), other __GFP_NORETRY ones, the rest",
-		.type = FIG_SPLIT,
-		.probe = PROBE_ALLOC,
-		.events = -1, .pages = -1, .hist = -1, .total = -1,
-		.avail = AVAIL_FN,
-		.est_events = EXACT, .est_pages = EXACT,
-		.flags = FIG_WALL,
-		.unit = "allocations",
-		.part_label = "cause",
-		.parts = {
-			{ "readahead", CNT_ALLOC_FAIL_READAHEAD, 0 },
-			{ "noretry", CNT_ALLOC_FAIL_NORETRY, 0 },
-			{ "other", CNT_ALLOC_FAIL_OTHER, 0 },
-		},
-		.prom_total = "pcptop_alloc_fail_cause_total",
-		.prom_total_help = "Allocations that returned no page, by cause (--latency).",
-		.live = LIVE_PANE,
-	},
-	{
-		.key = "alloc_fail_by_order",
-		.title = "allocations that returned no page (--latency) by order",
-		.type = FIG_SPLIT,
-		.probe = PROBE_ALLOC,
-		.events = -1, .pages = -1, .hist = -1, .total = -1,
-		.avail = AVAIL_FN,
-		.est_events = EXACT, .est_pages = EXACT,
-		.flags = FIG_WALL,
-		.unit = "allocations",
-		.part_label = "order",
-		.parts = {
-			{ "0", CNT_ALLOC_FAILS, FIG_ORDER(0) },
-			{ "1", CNT_ALLOC_FAILS, FIG_ORDER(1) },
-			{ "2", CNT_ALLOC_FAILS, FIG_ORDER(2) },
-			{ "3", CNT_ALLOC_FAILS, FIG_ORDER(3) },
-			{ "4+", CNT_ALLOC_FAILS, FIG_ORDER(PCPTOP_ORDER_SLOT_THP) },
-		},
-		.prom_total = "pcptop_alloc_fail_order_total",
-		.prom_total_help = "Allocations that returned no page, by order (--latency).",
-	},
+};
+
+/* last of the BPF rows, after the waits', where every output has listed it */
+static const struct fig_desc check_figs[] = {
 	{
 		.key = "cross_check",
-		.title = "kmem:mm_page_pcpu_drain pages beside the function probe",
+		.title =
+			"kmem:mm_page_pcpu_drain pages beside the function probe",
 		.type = FIG_CHECK,
 		.probe = PROBE_BULK_FREE,
 		.events = -1,
 		.pages = CNT_XCHECK_DRAIN_PAGES,
 		.pages_key = "drain_tracepoint_pages",
-		.hist = -1, .total = -1,
+		.hist = -1,
+		.total = -1,
 		.avail = AVAIL_FN,
-		.est_events = EXACT, .est_pages = EXACT,
+		.est_events = EXACT,
+		.est_pages = EXACT,
 		.flags = FIG_NEEDS_XCHECK,
 		.prom_pages = "pcptop_cross_check_drain_pages_total",
-		.prom_pages_help = "Pages kmem:mm_page_pcpu_drain saw beside the function probe (--cross-check).",
+		.prom_pages_help =
+			"Pages kmem:mm_page_pcpu_drain saw beside the function probe (--cross-check).",
 	},
 };
 
 /*
- * The built-in table: the BPF rows above, then the sampled ones
+ * The built-in table: the pcp rows above, the waits' rows
+ * (figtab_waits.c), the cross-check, then the sampled ones
  * (figtab_sampled.c), put together before main() runs so that every
  * reader sees one array.
  */
@@ -655,14 +432,20 @@ static int nr_builtin;
 const struct fig_desc *fig_table = builtin_figs;
 int nr_figs;
 
-static void __attribute__((constructor)) figtab_assemble(void)
+static void figtab_append(const struct fig_desc *rows, int n)
 {
-	int n = ARRAY_SIZE(bpf_figs), i;
+	int i;
 
 	for (i = 0; i < n && nr_builtin < FIGTAB_MAX; i++)
-		builtin_figs[nr_builtin++] = bpf_figs[i];
-	for (i = 0; i < nr_sampled_figs && nr_builtin < FIGTAB_MAX; i++)
-		builtin_figs[nr_builtin++] = sampled_figs[i];
+		builtin_figs[nr_builtin++] = rows[i];
+}
+
+static void __attribute__((constructor)) figtab_assemble(void)
+{
+	figtab_append(pcp_figs, ARRAY_SIZE(pcp_figs));
+	figtab_append(wait_figs, nr_wait_figs);
+	figtab_append(check_figs, ARRAY_SIZE(check_figs));
+	figtab_append(sampled_figs, nr_sampled_figs);
 	nr_figs = nr_builtin;
 }
 

@@ -240,6 +240,9 @@ struct fig_desc {
 /* a per-order one's orders: NR_PAGE_ORDERS is 11 with 4k pages, 14 with 64k */
 #define SAMPLE_ORDERS 16
 
+/* what tasks wait for beside the allocator (figtab_waits.c) */
+extern const struct fig_desc wait_figs[];
+extern const int nr_wait_figs;
 /* the sampled rows of the built-in table (figtab_sampled.c) */
 extern const struct fig_desc sampled_figs[];
 extern const int nr_sampled_figs;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The recording keys of every BPF counter and histogram (bpf/pcptop.h),
- * and each histogram's title, unit and Prometheus name: the rows
- * figtab.c's figures point into.
+ * and each histogram's title, unit and Prometheus name: the rows the
+ * figures of figtab.c and figtab_waits.c point into.
  */
 #include "figtab.h"
 

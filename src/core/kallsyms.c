@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * /proc/kallsyms, read fast: big read()s and memchr, the address parsed
- * only on the lines asked for. Through zlib's line reader one pass took
- * 114 ms on a 2-CPU VM (122k lines), twice per start-up; a plain read of
- * the file takes 36 ms, almost all of it the kernel printing the lines.
+ * only on the lines asked for. Through zlib's line reader a pass took
+ * three times a plain read of the file, which is almost all the kernel
+ * printing the lines (docs/PERFORMANCE.md, "Figures the code's comments
+ * cite").
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -2,9 +2,9 @@
 /*
  * A boot's kallsyms findings, kept for the starts that follow. One pass
  * over /proc/kallsyms costs a start more than anything pcptop itself
- * does on a small board: 92 ms of 0.63 s on the one-CPU arm64 6.1 VM,
- * 280 of 1.12 s on 6.12, whose KALLSYMS_ALL lists every variable (guest
- * instructions, qemu -icount; docs/PERFORMANCE.md). The addresses hold
+ * does on a small board, most on a KALLSYMS_ALL kernel, which lists
+ * every variable (docs/PERFORMANCE.md, "Figures the code's comments
+ * cite"). The addresses hold
  * until the next boot (KASLR moves them then), so the entry is keyed by
  * the kernel's boot_id and the names asked for, checked by CRC32, and
  * rewritten at the first start of each boot.

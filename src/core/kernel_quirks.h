@@ -11,14 +11,15 @@
 #define PCPTOP_KERNEL_QUIRKS_H
 
 /*
- * The commit function is free_unref_page_commit() in 6.1 and 6.12 (their
- * BTF) and free_frozen_page_commit() in 6.18 (this host's BTF): the
- * rename came with Matthew Wilcox's frozen-page series in v6.14, most
- * likely commit 520128a1d1f0 "mm/page_alloc: export free_frozen_pages()
- * instead of free_unref_page()" (the series has no rename commit of its
- * own; bpf-next patches of January 2025 have the old name, of February
- * the new). Newest name first: the first one the kernel's BTF knows is
- * the one probed.
+ * The commit function is free_unref_page_commit() up to v6.13 and
+ * free_frozen_page_commit() from v6.14 (BTF: 6.1 and 6.12 the old name,
+ * 6.16 to 7.3 the new, docs/KERNELS.md). Commit 520128a1d1f0
+ * "mm/page_alloc: export free_frozen_pages() instead of free_unref_page()"
+ * (Matthew Wilcox, merged for v6.14) renamed it with its caller
+ * free_unref_page(): mm/page_alloc.c from 6.7 to 6.13-rc has both old
+ * names, trees from the v6.14 merge window on (6.14-rc to 6.15-rc) both
+ * new ones, and no other commit of that series renames either. Newest
+ * name first: the first one the kernel's BTF knows is the one probed.
  */
 #define QUIRK_COMMIT_FNS                                            \
 	{                                                           \

@@ -467,12 +467,13 @@ const struct pcpmodel_config *pcpmodel_config(const struct pcpmodel *m);
  * time-per-call histogram of the same calls are paired quantile by
  * quantile: the q-th call by pages is taken to be the q-th by time,
  * which holds where a call's time grows with its pages and blurs where
- * calls of one size spread in time (TCG: calls of 63-68 pages took 2 to
- * 21 us). That gives each pages bucket its calls' mean time, their
- * shares of the time slots and the longest of them, and a replay's call
- * is priced by its own pages' bucket. A bucket the recording never saw
- * is priced from the nearest one it did, at that bucket's ns a page:
- * an extrapolation, counted apart (pcpmodel_cost_sum.outside).
+ * calls of one size spread in time, as they do under TCG
+ * (docs/ACCURACY.md). That gives each pages bucket its calls' mean
+ * time, their shares of the time slots and the longest of them, and a
+ * replay's call is priced by its own pages' bucket. A bucket the
+ * recording never saw is priced from the nearest one it did, at that
+ * bucket's ns a page: an extrapolation, counted apart
+ * (pcpmodel_cost_sum.outside).
  */
 struct pcpmodel_cost_bucket {
 	double calls; /* the recording's calls in it; 0: never seen */

@@ -83,8 +83,8 @@ const struct probe_desc probe_table[NR_PROBES] = {
 		.tp_note = "a stall from its start to its last zone's mm_compaction_end, estimated; stalls that compacted no zone unseen",
 		.heuristic_on = -1,
 		/*
-		 * A stall that finds every zone deferred takes 100 ns; the
-		 * kprobe at the entry took 6 us of each under TCG
+		 * A stall that finds every zone deferred is far shorter
+		 * than a kprobe at the entry (docs/ACCURACY.md)
 		 */
 		.fn_entry_tp = true,
 	},

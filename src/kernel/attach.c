@@ -188,7 +188,7 @@ out:
  * pageset is in at most one bulk free, decay or commit at a time, a task
  * in one drain, so a few entries a CPU are plenty. Sized by CPU instead
  * of a fixed 4096 and 1024: hash maps are preallocated, and those sizes
- * were 1 MiB of the 1.26 MiB pcptop locked on a 2-CPU machine.
+ * were most of what pcptop locked (docs/PERFORMANCE.md, "This machine").
  */
 #define INFLIGHT_PER_CPU 24 /* 5 zones' pagesets, 4 kinds, nesting */
 #define CALLS_PER_CPU 8
@@ -201,9 +201,10 @@ out:
  * compaction's last entry). A common LRU hands each CPU free entries 128
  * at a time (LOCAL_FREE_TARGET, kernel/bpf/bpf_lru_list.c) and evicts
  * live ones when another CPU's local list holds the free ones: sized at
- * 16 a CPU plus 64, 11 of 75 direct reclaim stalls went missing (likely
- * this) on amd64 6.1 at 2 CPUs, in the oracle's stalls window with
- * thousands of tasks allocating: each CPU gets that batch on top.
+ * 16 a CPU plus 64, the oracle's stalls window (thousands of tasks
+ * allocating) lost direct reclaim stalls, and with each CPU's batch on
+ * top it lost none (docs/ACCURACY.md, "Figures the code's comments
+ * cite").
  */
 #define LRU_LOCAL_FREE_TARGET 128
 #define STALLS_PER_CPU (16 + LRU_LOCAL_FREE_TARGET)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Inflating the embedded BPF objects: pcptop's (206 KB) on the heap from
- * the open to the end of the load, where load_plan releases it (a refused
- * flavour means another open, and another inflate of about a
- * millisecond), so it is never part of the steady state; record --trace's
- * likewise around its own load.
+ * Inflating the embedded BPF objects: pcptop's (its size: docs/FIELD.md,
+ * "What it costs on the board") on the heap from the open to the end of
+ * the load, where load_plan releases it (a refused flavour means another
+ * open, and another inflate, short beside a load), so it is never part
+ * of the steady state; record --trace's likewise around its own load.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -2,7 +2,8 @@
 /*
  * The BPF object, carried deflated (scripts/embed-bpf.sh). The Makefile
  * points the generated skeleton here instead of at its own copy, which
- * would hold the object whole: 206 KB of a binary meant for 1.5 MiB.
+ * would hold the object whole, five times its deflated size, in a binary
+ * a board's flash pays for (docs/FIELD.md, "What it costs on the board").
  */
 #ifndef PCPTOP_BPF_ELF_H
 #define PCPTOP_BPF_ELF_H

@@ -2,8 +2,8 @@
 /*
  * pcptop btf-min (btf_min.h says what goes in). A board pays for a whole
  * BTF twice: libbpf 1.1 reads the file into one buffer and copies it into
- * another, so a 5.5 MB BTF means 11 MB of peak RSS; the minimal one is a
- * few KB.
+ * another (what that costs: docs/FIELD.md, "What it costs on the board");
+ * the minimal one is a few KB.
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fentry and fexit without libbpf parsing the kernel's BTF. libbpf 1.1
- * parses all of /sys/kernel/btf/vmlinux (megabytes: 13.8 MiB of peak RSS
- * and 1.7 s a start on the one-CPU arm64 board VM) whenever an object it
- * loads holds a BPF_PROG_TYPE_TRACING program, only to find the target's
- * BTF id, which pcptop's BTF cache already keeps (btf_cache.h). So the
- * programs' sections are "pcptop.fentry/FN" and "pcptop.fexit/FN", which
- * libbpf does not know: a fallback handler registered here opens them as
- * raw tracepoints, and turns each into the tracing program it is, with
- * the kernel's id of its target, as libbpf loads it.
+ * parses all of /sys/kernel/btf/vmlinux (megabytes of peak RSS and much
+ * of a board's start: docs/PERFORMANCE.md, "Start-up and the BTF cache")
+ * whenever an object it loads holds a BPF_PROG_TYPE_TRACING program,
+ * only to find the target's BTF id, which pcptop's BTF cache already
+ * keeps (btf_cache.h). So the programs' sections are "pcptop.fentry/FN"
+ * and "pcptop.fexit/FN", which libbpf does not know: a fallback handler
+ * registered here opens them as raw tracepoints, and turns each into the
+ * tracing program it is, with the kernel's id of its target, as libbpf
+ * loads it.
  */
 #ifndef PCPTOP_FENTRY_LOAD_H
 #define PCPTOP_FENTRY_LOAD_H

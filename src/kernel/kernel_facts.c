@@ -146,8 +146,9 @@ static int fentry_works(int id)
 /*
  * fentry_works(), answered from this boot's note when an earlier start
  * attached it: the probe's trampoline takes a grace period or two to take
- * down, 62-165 ms of a 1 s start on arm64 7.3 (-icount, stat -v). A
- * refusal is asked again each time: it may have been passing.
+ * down, a good part of a board's start (docs/PERFORMANCE.md, "Start-up
+ * and the BTF cache"). A refusal is asked again each time: it may have
+ * been passing.
  */
 static int fentry_works_this_boot(int id, const char *fn)
 {
@@ -334,7 +335,7 @@ int kernel_facts_gather(const struct attach_opts *o, struct kernel_facts *kf,
 	/*
 	 * Only auto mode asks (attach_open): a mode named has its own load
 	 * answer, and the probe's trampoline costs a grace period to take
-	 * down (66 ms of a 0.2 s tracepoint start on arm64 6.12, -icount)
+	 * down (docs/PERFORMANCE.md, "Start-up and the BTF cache")
 	 */
 	if (o->want == MODE_AUTO && kf->kernel_btf &&
 	    kf->in_btf[PROBE_BULK_FREE])

@@ -252,10 +252,10 @@ static int lend_settings(struct rec_trace *t, const struct pcpmodel_event *ev,
 /*
  * A pageset read with its lists (BPF, at its first free) seeds the
  * replay exactly; the reads before it (the recorder's /proc seed, which
- * puts all of count in the replay's pool of unknown lists: at scale 0
- * the replay then refilled what the kernel took from lists it had,
- * +2.3 % refills) are dropped, and the pageset's events before it go
- * unseeded (counted). -ENOMEM.
+ * puts all of count in the replay's pool of unknown lists, so that the
+ * replay refilled what the kernel took from lists it had:
+ * docs/ACCURACY.md, "What-if predictions") are dropped, and the
+ * pageset's events before it go unseeded (counted). -ENOMEM.
  */
 static int seed_with_lists(struct rec_trace *t, struct pcpmodel_event *ev,
 			   size_t *n, const struct pcpmodel_pcp_state *st,

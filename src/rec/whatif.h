@@ -110,8 +110,9 @@ struct whatif {
 	 * The replay ends where the recording's last interval does (end_ns,
 	 * 0: the trace's last event, no recording to end at): the trace
 	 * is detached after that snapshot, and what it holds past it (the
-	 * detach under TCG took 0.26 s, a vmstat decay landed there one
-	 * recording in four) is in no figure the replay is held to.
+	 * detach takes long enough for a vmstat decay to land in it:
+	 * docs/ACCURACY.md, "The replay's window") is in no figure the
+	 * replay is held to.
 	 * events_after_end: the events so left out.
 	 */
 	uint64_t end_ns;
@@ -119,8 +120,8 @@ struct whatif {
 	/*
 	 * and counts from the recording's start (start_ns, its intervals'
 	 * 0): the trace attaches before the first snapshot, and what it
-	 * holds before (pcptop's own start: a 149-page bulk free when it
-	 * freed a parsed BTF) sets the pagesets' state, no figure.
+	 * holds before (pcptop's own start, such as the bulk free of a
+	 * parsed BTF) sets the pagesets' state, no figure.
 	 * events_before_start: the events so replayed.
 	 */
 	uint64_t start_ns;

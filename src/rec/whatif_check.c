@@ -121,7 +121,8 @@ static void max_check(const struct whatif_col *p, const struct whatif_col *m,
  * one measured: the buckets are the recording's own, so this holds the
  * replay's call sizes and the pricing's arithmetic, not the pricing
  * against another run (what-if predictions do that). A line fitted on
- * the intervals priced the suite's recorded scales at -18 % to +232 %.
+ * the intervals missed it by far more (docs/ACCURACY.md, "Lock time,
+ * priced by bucket").
  */
 static void lock_check(const struct whatif_col *p, const struct whatif_col *m,
 		       struct whatif_check *c, int *nr)

@@ -16,10 +16,11 @@
 #include "whatif.h"
 
 /*
- * The largest |predicted - real| / real over tests/whatif's six pairs
- * (5->0, 0->5, 5->3, 5->6, 3->5, 6->5) on its stored recordings of
- * 2026-12-03 13:46, instrumented 6.12 under TCG, replayed with the
- * bucket pricing: docs/ACCURACY.md gives each pair.
+ * What a prediction is known to miss by across scales: the largest
+ * |predicted - real| / real over tests/whatif's six pairs (5->0, 0->5,
+ * 5->3, 5->6, 3->5, 6->5), replayed with the bucket pricing.
+ * docs/ACCURACY.md ("Lock time, priced by bucket") gives each pair and
+ * the recordings it was measured on.
  */
 static const struct {
 	const char *key, *name;

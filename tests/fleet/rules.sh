@@ -21,8 +21,9 @@ BUILD=${1:-build}
 RULES=packaging/prometheus/pcptop.rules.yml
 DASH=packaging/grafana/pcptop.json
 UNIT=packaging/systemd/pcptop.service.in
-# systemd-analyze security --offline: 1.1 when written (0 is the best,
-# 10 the worst); past it, a hardening line was lost
+# systemd-analyze security --offline: 0 is the best, 10 the worst, and
+# docs/FLEET.md gives the unit's score; past this bound, a hardening
+# line was lost
 UNIT_EXPOSURE_MAX=1.5
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

@@ -37,8 +37,8 @@ RATE_WINDOW=20s
 # over about the same 20 s: the windows do not align to the second
 RATE_SPREAD_PCT=25
 # a rule's value against its expression queried at the rule's own time:
-# one sample of difference at most, and the extrapolation it moves
-# (1.0 and 7.8 % seen in two runs)
+# one sample of difference at most, and the extrapolation it moves (what
+# was seen: docs/ACCURACY.md)
 RULE_LAG_PCT=15
 NE=$(prom_fetch prometheus-node-exporter /usr/bin/prometheus-node-exporter) ||
 	{ echo "fleet: apt-get download prometheus-node-exporter failed" >&2; exit 2; }

@@ -55,11 +55,11 @@
 #                    board's own line, arm64-6.12: make test's budget
 #                    (issue 30) keeps one; make bench runs the oldest and
 #                    the newest, arm64-6.1 and arm64-7.3, as boards too
-#                    (tests/bench/boards.sh). The board checks took 55-60 s
-#                    of a boot's 110-135 s (2026-12-01). The other one-CPU
-#                    rows leave out the oracle's stalls window too (30 s
-#                    of their 75 s), and so do the 16K page rows, where
-#                    nothing compacts; every other row runs it.
+#                    (tests/bench/boards.sh). The other one-CPU rows leave
+#                    out the oracle's stalls window, much of their boot,
+#                    and so do the 16K page rows, where nothing compacts;
+#                    every other row runs it (what each costs a boot:
+#                    docs/PERFORMANCE.md).
 #   VMTEST_QEMU_EXTRA  more qemu arguments ("-icount shift=0": make bench)
 #   VMTEST_EXTRA_CPIO  one more cpio.gz for the initramfs; ARCH in its
 #                    path becomes amd64 or arm64
@@ -410,11 +410,9 @@ run_kernel() {
 		return
 	fi
 	local timeouts=0 max=$RETRIES limit=$TIMEOUT
-	# a board row runs its oracle on one CPU plus the board's checks:
-	# 253-274 s of the 300 in the clean clone of 2026-12-02 (amd64
-	# rows 36-175 s): on a slower machine (CI's make test took 3400 s
-	# against 2542 here) a board would time out and boot again, 300 s
-	# lost a board
+	# a board row runs its oracle on one CPU plus the board's checks,
+	# near the 300 s here (docs/PERFORMANCE.md): on a slower machine a
+	# board would time out and boot again, 300 s lost a board
 	is_board "$k" && limit=$BOARD_TIMEOUT
 	attempt=0
 	while [ "$attempt" -lt "$max" ]; do
@@ -427,11 +425,10 @@ run_kernel() {
 		# sysfs BTF) run on the boards of the matrix (VMTEST_BOARDS)
 		is_board "$k" && extra+=" vmtest.board=1"
 		# and the stalls window: on every row but the one-CPU ones
-		# that are no board (their stalls took 30 s of 75) and the 16K
-		# page ones: there the pipes' pipe_buffer arrays fit an order-0
+		# that are no board (much of their boot) and the 16K page
+		# ones: there the pipes' pipe_buffer arrays fit an order-0
 		# page, nothing compacts, and the phase ran its three rounds
-		# for nothing (both 16K rows in the clean-clone run of
-		# 2026-12-01 22:05: compact_stall 0, allocstall 0 and 2; 49 s)
+		# for nothing (docs/PERFORMANCE.md)
 		{ { [ "${K_SMP[$k]}" = 1 ] && ! is_board "$k"; } || [[ "$k" == *-16k ]]; } &&
 			extra+=" vmtest.stalls=0"
 		qemu_cmd "$k" "vmtest.mode=test$extra"
