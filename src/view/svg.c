@@ -22,6 +22,7 @@
 #define PAD_R 20
 #define PAD_B 52
 #define Y_TICKS 5
+/* the x axis's ticks: a round step near a tenth of the largest x */
 #define X_TICKS 10
 #define BAR_FILL 0.8
 /* a long run is averaged down to about one point per pixel */
@@ -401,6 +402,24 @@ void svg_lines(FILE *f, const char *title, const char *ylabel,
 		    dashed_second_half);
 }
 
+/*
+ * The x axis from 0 to the first round step at or past xmax, not to a
+ * round end: a what-if's scales 0 to 6 end at 6, not 10; whole-number x
+ * (scales) gets whole-number steps. Returns the axis's end; *step and
+ * *nt are its ticks' step and count less one.
+ */
+static double x_axis_end(double xmax, bool whole, double *step, int *nt)
+{
+	if (!(xmax > 0))
+		xmax = 1;
+	*step = nice_ceil(xmax / X_TICKS);
+	if (whole && *step < 1)
+		*step = 1;
+	for (*nt = 1; *nt * *step < xmax * (1 - 1e-9); (*nt)++)
+		;
+	return *nt * *step;
+}
+
 void svg_lines_x(FILE *f, const char *title, const char *xlabel,
 		 const char *ylabel, const struct svg_series *sr, int n,
 		 bool dashed_second_half)
@@ -409,6 +428,7 @@ void svg_lines_x(FILE *f, const char *title, const char *xlabel,
 	double xmax = 0, ymax = 0, pw = LINE_W - PAD_L - PAD_R, ph, step;
 	double widest = 0;
 	const int plot_h = LINE_H - TITLE_Y - PLOT_GAP - PAD_B;
+	bool whole = true;
 	int k, i, j, nt, stride, every;
 	char num[NUM_LEN];
 	struct frame fr;
@@ -420,13 +440,13 @@ void svg_lines_x(FILE *f, const char *title, const char *xlabel,
 		for (i = 0; i < sr[k].n; i++) {
 			if (sr[k].x[i] > xmax)
 				xmax = sr[k].x[i];
+			if (sr[k].x[i] != (double)(long long)sr[k].x[i])
+				whole = false;
 			if (sr[k].y[i] > ymax)
 				ymax = sr[k].y[i];
 		}
 	}
-	xmax = nice_ceil(xmax);
-	nt = X_TICKS;
-	step = xmax / nt;
+	xmax = x_axis_end(xmax, whole, &step, &nt);
 	ymax = nice_ceil(ymax);
 	ph = plot_h;
 	fr = frame_of(LINE_W, plot_h, legend_rows(names, n, LINE_W));
