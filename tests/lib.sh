@@ -6,6 +6,9 @@
 # lists both by name above its closing line.
 # Sourced, not run.
 
+# textboxes.js and the like, whatever the suite's directory
+T_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
 T_PASSED=0
 T_FAILED=0
 T_SKIPPED=0
@@ -108,6 +111,24 @@ t_render() {
 	t_cmp "$(basename "$png") is a real picture" \
 		"$(stat -c %s "$png" 2>/dev/null || echo 0)" -gt "$min"
 	t_chromium "$dir" --dump-dom "file://$html" >"$png.dom" 2>/dev/null
+}
+
+# t_text_boxes PROFILE_DIR HTML WHAT MIN_CHARTS: HTML's charts as
+# Chromium lays them out (tests/record/textboxes.js, run in a copy of the
+# page): at least MIN_CHARTS, and in each no text over another and none
+# out of its chart (issue 33); the faults are printed
+t_text_boxes() {
+	local dir=$1 html=$2 what=$3 min=$4 copy=${2%.html}-boxes.html tb
+	awk -v js="$T_LIB_DIR/record/textboxes.js" '
+		/<\/body>/ { print "<script>"; while ((getline l <js) > 0) print l; print "</script>" }
+		{ print }' "$html" >"$copy"
+	t_chromium "$dir" --dump-dom "file://$copy" 2>/dev/null |
+		grep '^TB ' >"$copy.tb"
+	tb=$(sed -n 's/^TB done charts=\([0-9]*\) faults=\([0-9]*\)$/\1 \2/p' "$copy.tb")
+	grep -E '^TB (over|out) ' "$copy.tb" | head -n 20 | sed 's/^TB /   /'
+	t_cmp "$what: Chromium laid out its charts" "${tb% *}" -ge "$min"
+	t_eq "$what: no chart's text over another or out of its chart, as Chromium lays them out" \
+		"${tb#* }" 0
 }
 
 t_summary() {

@@ -8,7 +8,6 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 #include "arrays.h"
 #include "budget_html.h"
 #include "budget_run.h"
@@ -22,9 +21,8 @@
 #define TITLE_H 28
 #define LEGEND_ROW_H 20
 #define AXIS_H 40
-/* a legend entry's width: a swatch, its text at about 7 px a character */
+/* a legend entry: a swatch, its text as svg.c measures it, a gap */
 #define SWATCH_W 14
-#define CHAR_W 7
 #define ENTRY_PAD 18
 
 struct part {
@@ -54,12 +52,19 @@ static const struct part plain_parts[] = {
 	{ "idle", "idle", "#c7c7c7", BM_IDLE },
 };
 
+static int entry_w(const struct part *p)
+{
+	return SWATCH_W + 4 +
+	       (int)(svg_text_width(p->name, SVG_FONT_PX, false) + 1) +
+	       ENTRY_PAD;
+}
+
 static int legend_rows(const struct part *p, int np, int width)
 {
 	int rows = 1, x = LABEL_W, i, w;
 
 	for (i = 0; i < np; i++) {
-		w = SWATCH_W + 4 + CHAR_W * (int)strlen(p[i].name) + ENTRY_PAD;
+		w = entry_w(&p[i]);
 		if (x + w > width - RIGHT_PAD) {
 			rows++;
 			x = LABEL_W;
@@ -74,16 +79,16 @@ static void legend(FILE *f, const struct part *p, int np, int width)
 	int x = LABEL_W, y = TITLE_H + 4, i, w;
 
 	for (i = 0; i < np; i++) {
-		w = SWATCH_W + 4 + CHAR_W * (int)strlen(p[i].name) + ENTRY_PAD;
+		w = entry_w(&p[i]);
 		if (x + w > width - RIGHT_PAD) {
 			x = LABEL_W;
 			y += LEGEND_ROW_H;
 		}
 		fprintf(f,
 			"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>"
-			"<text x=\"%d\" y=\"%d\">",
+			"<text x=\"%d\" y=\"%d\" font-size=\"%d\">",
 			x, y, SWATCH_W, SWATCH_W - 2, p[i].color,
-			x + SWATCH_W + 4, y + SWATCH_W - 3);
+			x + SWATCH_W + 4, y + SWATCH_W - 3, SVG_FONT_PX);
 		html_esc(f, p[i].name);
 		fputs("</text>\n", f);
 		x += w;
@@ -100,8 +105,9 @@ static void bar(FILE *f, const char *tag, const struct time_budget *b,
 	fprintf(f,
 		"<g class=\"budget-bar\" data-run=\"%s\" data-elapsed-s=\"%.6f\" data-cpus=\"%.3f\" data-cpu-s=\"%.6f\">\n",
 		tag, b->elapsed_s, b->cpus, b->cpu_s);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
-		LABEL_W - 8, y + BAR_H - 7, tag);
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\">%s</text>\n",
+		LABEL_W - 8, y + BAR_H - 7, SVG_FONT_PX, tag);
 	for (i = 0; i < np; i++) {
 		v = budget_metric_value(b, p[i].metric);
 		if (isnan(v))
@@ -143,9 +149,10 @@ static void marks(FILE *f, const struct time_budget *b, int na, int nb, int top,
 	}
 	if (nb)
 		fprintf(f,
-			"<text class=\"elapsed-diff\" x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">B - A: %+.2f s of elapsed x CPUs (%+.1f %%)</text>\n",
+			"<text class=\"elapsed-diff\" x=\"%.2f\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\">B - A: %+.2f s of elapsed x CPUs (%+.1f %%)</text>\n",
 			LABEL_W + (ma > mb ? ma : mb) * scale / 2, bottom + 16,
-			mb - ma, ma > 0 ? (mb - ma) / ma * 100.0 : 0.0);
+			SVG_FONT_PX, mb - ma,
+			ma > 0 ? (mb - ma) / ma * 100.0 : 0.0);
 }
 
 void html_budget_chart(FILE *f, const struct rec_summary *const *runs,
@@ -179,11 +186,11 @@ void html_budget_chart(FILE *f, const struct rec_summary *const *runs,
 	scale = (W - LABEL_W - RIGHT_PAD) / max;
 	fputs("<h2 id=\"budget\">Where the wall time went</h2>\n", f);
 	fprintf(f,
-		"<svg class=\"budget\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"Where the wall time went\">\n",
+		"<svg class=\"budget\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"Where the wall time went\" font-family=\"sans-serif\">\n",
 		W, h, W, h);
 	fprintf(f,
-		"<text class=\"title\" x=\"%d\" y=\"18\">CPU seconds (elapsed x CPUs) of each run, by state and by what the waiting waited on</text>\n",
-		LABEL_W);
+		"<text class=\"title\" x=\"%d\" y=\"18\" font-size=\"%d\" font-weight=\"bold\">CPU seconds (elapsed x CPUs) of each run, by state and by what the waiting waited on</text>\n",
+		LABEL_W, SVG_TITLE_PX);
 	legend(f, p, np, W);
 	for (i = 0; i < n; i++)
 		bar(f, tags[i], &b[i], p, np, top + i * (BAR_H + BAR_GAP),

@@ -30,11 +30,7 @@ static const char css[] =
 	"th{background:#f4f4f4}table.facts td,table.facts th{text-align:left}"
 	"table.facts td:first-child{font-weight:bold;white-space:nowrap}"
 	".grid{display:grid;grid-template-columns:repeat(2,1fr);gap:14px}"
-	".warn{background:#fff3cd;padding:8px;border:1px solid #e0c060}"
-	"svg{background:#fff;border:1px solid #ddd}"
-	"svg text{font-family:sans-serif;font-size:12px;fill:#333}"
-	"svg .title{font-size:14px;font-weight:bold}"
-	".grid-line{stroke:#e6e6e6}.axis{stroke:#888}"
+	".warn{background:#fff3cd;padding:8px;border:1px solid #e0c060}" SVG_CSS
 	"footer{margin-top:30px;color:#777;font-size:12px}";
 
 /* pages/s of one counter over a recording's intervals */

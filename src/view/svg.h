@@ -7,8 +7,28 @@
 #include <stdio.h>
 #include "figures.h"
 
+/*
+ * The pages' style for the charts: colours only. Fonts and sizes are
+ * the charts' own attributes, which their layout measured text by.
+ */
+#define SVG_CSS                                         \
+	"svg{background:#fff;border:1px solid #ddd}"    \
+	"svg text{fill:#333}.grid-line{stroke:#e6e6e6}" \
+	".axis{stroke:#888}"
+
+/* the charts' font sizes in px: their text and their titles (bold) */
+#define SVG_FONT_PX 12
+#define SVG_TITLE_PX 14
+
 /* <, >, & and " as entities: text and attribute values alike */
 void html_esc(FILE *f, const char *s);
+
+/*
+ * The width in px that s (UTF-8) takes at a font size of px in the
+ * sans-serif font, bold or not: at least what Debian's sans-serif (DejaVu
+ * Sans) takes, so that text laid out by it does not run into other text.
+ */
+double svg_text_width(const char *s, double px, bool bold);
 
 /*
  * A log2 histogram as a bar chart, n (1 or 2) recordings side by side in

@@ -23,7 +23,7 @@ static const char css[] =
 	"table{border-collapse:collapse;font-size:90%}"
 	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
 	"td:first-child,th:first-child{text-align:left}"
-	"th.rec{background:#eef}p.note{color:#555;font-size:90%}";
+	"th.rec{background:#eef}p.note{color:#555;font-size:90%}" SVG_CSS;
 
 /* a row across the scales; the measured value as a one-point series */
 static void knee_series(const struct whatif *w, const char *key,

@@ -324,6 +324,8 @@ if command -v chromium >/dev/null; then
 	t_check "rendered DOM holds the bars" -- grep -q '<rect' report.png.dom
 	t_render "$TMP/chrome" "$TMP/diff.html" "$TMP/diff.png" "$MIN_PNG_BYTES"
 	t_check "the rendered diff opens with its summary" -- grep -q 'id="summary"' diff.png.dom
+	t_text_boxes "$TMP/chrome" "$TMP/report.html" report.html 5
+	t_text_boxes "$TMP/chrome" "$TMP/diff.html" diff.html 5
 	[ -n "${PCPTOP_KEEP_PNG:-}" ] && cp report.png diff.png "$PCPTOP_KEEP_PNG"/
 else
 	t_fail "chromium is not installed (apt-get install chromium)"

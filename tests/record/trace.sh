@@ -9,8 +9,9 @@
 # the events' clock, so the trace is counted over windows that bracket
 # the kernel's. Then a 4 KiB ring buffer, a record an event (runs off),
 # must lose records, and report must say so; the events and losses
-# together must cover perf's count.
-# Needs root, perf, jq. Usage: tests/record/trace.sh [BUILD_DIR]
+# together must cover perf's count. whatif --html of the first recording
+# goes through headless Chromium: no chart's text over another (issue 33).
+# Needs root, perf, jq, chromium. Usage: tests/record/trace.sh [BUILD_DIR]
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -27,6 +28,7 @@ CHURN_ARGS="-m 128 -n 4"
 # zone pages: vmstat counts alloc_pages_bulk()'s pages too, which
 # mm_page_alloc does not see (vmalloc, a few per second)
 ZONE_SLACK_PCT=1
+MIN_PNG_BYTES=20000
 
 t_need trace "$P" "$TC" "$MC" "$CHURN"
 command -v perf >/dev/null || { echo "trace: perf missing" >&2; exit 2; }
@@ -96,6 +98,18 @@ t_cmp "runs: at least 5 events a record" \
 	"$(jq '.trace.total_events / .trace.records | floor' "$TMP/r.json")" -ge 5
 "$P" report "$TMP/t.data" >"$TMP/r.txt"
 t_check "report says nothing was lost" -- grep -q "nothing lost" "$TMP/r.txt"
+
+echo "== whatif --html of this recording in headless Chromium"
+# issue 33: a chart's text over its title or other text, or past its edge
+"$P" whatif "$TMP/t.data" --html "$TMP/whatif.html" 2>/dev/null
+t_eq "whatif --html exits 0" "$?" 0
+if command -v chromium >/dev/null; then
+	t_render "$TMP/chrome" "$TMP/whatif.html" "$TMP/whatif.png" "$MIN_PNG_BYTES"
+	# tracepoint mode times no zone->lock: acquisitions and parked pages
+	t_text_boxes "$TMP/chrome" "$TMP/whatif.html" whatif.html 2
+else
+	t_fail "chromium is not installed (apt-get install chromium)"
+fi
 
 echo "== a 4 KiB ring buffer, a record an event: losses, counted and reported"
 # a record an event (PCPTOP_TRACE_NO_RUNS): runs fit this buffer

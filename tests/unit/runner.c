@@ -66,6 +66,7 @@ extern const struct unit_test kallsyms_boot_tests[];
 extern const struct unit_test procstat_tests[];
 extern const struct unit_test budget_tests[];
 extern const struct unit_test metrics_doc_tests[];
+extern const struct unit_test chart_text_tests[];
 
 static const struct unit_test *const suites[] = {
 	procfs_tests,	   scale_tests,		hist_tests,
@@ -77,6 +78,7 @@ static const struct unit_test *const suites[] = {
 	pcpmodel_tests,	   kshape_tests,	whatif_tests,
 	rectrace_tests,	   rectrace_runs_tests, kallsyms_boot_tests,
 	procstat_tests,	   budget_tests,	metrics_doc_tests,
+	chart_text_tests,
 };
 
 int main(int argc, char **argv)
