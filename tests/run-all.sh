@@ -4,7 +4,8 @@
 # Runs the test suites `make test` promises and adds up their results, so
 # CI reads one closing "N passed, N failed, N skipped" line for everything,
 # with each suite's wall time, boots and checks in a table above it.
-# Usage: tests/run-all.sh [unit|oraclecheck|walkthrough|bpfindex|live|top|record|disk|trace|schema|badinput|package|prom|fleetrules|fleet|fuzz|vmrules|vm|vmrecord|vmdiff|vmlive|btf|oracle|whatif|rehearsal ...]   (default: all of them)
+# Usage: tests/run-all.sh [SUITE ...]   (default: all of them; suite_cmd
+#   below names them, and so does an unknown name's error)
 #   A,B+C            lanes at once: A then B, beside C (make test's own
 #                    order below; a suite alone in its lane keeps its
 #                    output for the group's end)
@@ -83,10 +84,15 @@ suite_cmd() {
 	whatif) cmd=(tests/whatif/run.sh) ;;
 	rehearsal) cmd=(tests/rehearsal/run.sh) ;;
 	*)
-		echo "run-all: unknown suite '$1' (unit, oraclecheck, walkthrough, bpfindex, live, top, record, disk, trace, schema, badinput, package, prom, fuzz, vmrules, vm, vmrecord, vmdiff, vmlive, btf, oracle, whatif, rehearsal; A,B+C runs A then B beside C)" >&2
+		echo "run-all: unknown suite '$1' ($(suite_names | paste -sd, | sed 's/,/, /g'); A,B+C runs A then B beside C)" >&2
 		exit 2
 		;;
 	esac
+}
+# the suites suite_cmd knows, read from its own case: a list kept beside
+# it went without the ones added later
+suite_names() {
+	declare -f suite_cmd | sed -n 's/^ *\([a-z][a-z0-9]*\))$/\1/p'
 }
 
 # account SUITE OUTPUT RC SECONDS: adds up what the suite printed: its
