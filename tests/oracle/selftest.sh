@@ -192,4 +192,9 @@ t_eq "reclaim on 1 of 3 boots: stalls-required.sh fails" "$?" 1
 t_check "  saying how many" -- grep -q '^t stalls: FAIL (reclaim stalled on 1 of 3 boots, compaction stalled on 2 of 3' "$TMP/st.out"
 tests/oracle/stalls-required.sh t "$TMP/st2" >"$TMP/st.out"
 t_eq "no stall on the one boot: stalls-required.sh fails" "$?" 1
+# a boot with no stalls window: its callers count the exit 3 as a skip
+printf 'oracle b bulk_free.pages: pcptop=1 kernel=1 PASS\n' >"$TMP/st4"
+tests/oracle/stalls-required.sh t "$TMP/st4" >"$TMP/st.out"
+t_eq "no boot with the stalls window: stalls-required.sh skips (exit 3)" "$?" 3
+t_check "  saying so" -- grep -q '^t stalls: SKIP (no boot had the stalls window)' "$TMP/st.out"
 t_summary

@@ -44,7 +44,7 @@ for k in "$A" "$B"; do
 	if [ "$(v done)" != 1 ]; then
 		# as the vm suite's rows: a kernel the mirror lacks is a skip
 		if [ -f "${VMTEST_OUT:-build/vmtest}/$k/skip" ]; then
-			echo "vm-diff: SKIP ($k could not be had: $(cat "${VMTEST_OUT:-build/vmtest}/$k/skip"))"
+			t_skip "vm-diff $A $B" "$k could not be had: $(cat "${VMTEST_OUT:-build/vmtest}/$k/skip")"
 			t_summary
 			exit $?
 		fi
