@@ -68,8 +68,9 @@ t_check "bulk frees land in a named zone (fentry reads it)" -- \
 t_check "text report: scale and its source first" -- \
 	grep -qE '^scale [0-9]+ \(' <<<"$(v text | head -n 1)"
 t_eq "record -- sh -c 'exit 7' exits 7 in the VM" "$(v exit7)" 7
-# fentry mode's JSON against docs/schema/ (the host runs tracepoint mode:
-# without this its documents would validate only there)
+# fentry mode's JSON against docs/schema/ (a host that refuses fentry
+# runs tracepoint mode: without this its documents would validate only
+# there)
 for kind in report info stat diff; do
 	v "$kind" >"$TMP/$kind.json"
 	out=$(tests/schema/validate.py "$kind" "$TMP/$kind.json" 2>&1)
