@@ -99,7 +99,7 @@ suite_names() {
 # closing "N passed, N failed[, N skipped][, N known misses]" line, the
 # oracle's per-boot "N could not run" (checks a kernel has no count
 # for: skips too), each SKIP and KNOWN MISS line for the lists at the
-# end, and its boots for the table
+# end, and its boots ("boot: " lines) for the table
 account() {
 	local s=$1 out=$2 rc=$3 line p f k m b
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
@@ -114,7 +114,8 @@ account() {
 	m=$(echo "$line" | sed -n 's/.* \([0-9]\+\) known miss.*/\1/p')
 	k=$((${k:-0} + $(grep -E '^oracle .*: [0-9]+ passed, [0-9]+ failed, [0-9]+ could not run$' "$out" |
 		awk '{ n += $(NF - 3) } END { print n + 0 }')))
-	b=$(grep -cE ': booting \(|: boot [0-9]+ ended after |boot ended after ' "$out")
+	# every boot path prints one "boot: NAME (...)" line a boot
+	b=$(grep -c '^boot: ' "$out")
 	if [ -z "$line" ]; then
 		# a suite that died before its summary counts as one failure
 		p=0

@@ -244,6 +244,8 @@ boot() {
 	for attempt in $(seq 1 "$RETRIES"); do
 		logf=$dir/console-$attempt.log
 		t0=$SECONDS
+		# the line tests/run-all.sh counts as a boot
+		echo "boot: $b (instrumented ${B_KERNEL[$b]}, attempt $attempt/$RETRIES)" >&2
 		timeout -k 10 "$TIMEOUT" qemu-system-x86_64 -m "$MEM_MB" \
 			-smp "${B_SMP[$b]}" $ICOUNT -nographic -no-reboot \
 			-kernel "${bzimage[${B_KERNEL[$b]}]}" -initrd "$OUT/initrd.cpio.gz" \

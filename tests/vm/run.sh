@@ -93,6 +93,9 @@ is_board() {
 }
 
 log() { echo "$prog: $*" >&2; }
+# boot_marker KERNEL WHAT: the one line each boot prints, which
+# tests/run-all.sh counts as the suite's boots
+boot_marker() { echo "boot: $1 ($2)" >&2; }
 die() { echo "$prog: $*" >&2; exit "${2:-1}"; }
 usage() {
 	echo "usage: run.sh [-j JOBS] [KERNEL...] | --shell KERNEL | --exec FILE KERNEL | --list" >&2
@@ -435,7 +438,7 @@ run_kernel() {
 		{ { [ "${K_SMP[$k]}" = 1 ] && ! is_board "$k"; } || [[ "$k" == *-16k ]]; } &&
 			extra+=" vmtest.stalls=0"
 		qemu_cmd "$k" "vmtest.mode=test$extra"
-		log "$k: booting ($(cut -d' ' -f1 <"$OUT/$k/package"), attempt $attempt/$max)"
+		boot_marker "$k" "$(cut -d' ' -f1 <"$OUT/$k/package"), attempt $attempt/$max"
 		local t0=$SECONDS
 		timeout -k 10 "$limit" "${qemu[@]}" </dev/null >"$logf" 2>&1
 		rc=$?
@@ -505,6 +508,7 @@ if [ -n "$shell_kernel" ]; then
 			[ "${VMTEST_CRASH_FIRST:-0}" = 1 ] && [ "$attempt" = 1 ] &&
 				extra=" vmtest.crash=1"
 			qemu_cmd "$shell_kernel" "vmtest.mode=exec$extra"
+			boot_marker "$shell_kernel" "--exec $(basename "$exec_file"), attempt $attempt/$RETRIES"
 			timeout -k 10 "$TIMEOUT" "${qemu[@]}" </dev/null | tr -d '\r' >"$exec_log"
 			rc=${PIPESTATUS[0]}
 			why=$(boot_failure "$exec_log" "$rc")
@@ -520,6 +524,7 @@ if [ -n "$shell_kernel" ]; then
 		exit "$rc"
 	fi
 	qemu_cmd "$shell_kernel" "vmtest.mode=shell"
+	boot_marker "$shell_kernel" "--shell"
 	log "$shell_kernel: booting to a shell (exit the shell to power off; Ctrl-A X quits qemu)"
 	exec "${qemu[@]}"
 fi
