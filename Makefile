@@ -432,6 +432,11 @@ check: deps
 # ab.sh's A: the last commit before the wall-time figures (issue 29), whose
 # default mode the current one is held to (docs/PERFORMANCE.md)
 AB_REV ?= 36423e0
+# each script's rows go through tee: without pipefail a failing board row
+# (tests/bench/boards.sh exits 1) would leave make bench green. private:
+# the prerequisites keep make's own shell
+bench: private SHELL := /bin/bash
+bench: private .SHELLFLAGS := -o pipefail -c
 bench: deps-all vm-builds all
 	$(Q)scripts/deps.sh bench
 	$(Q)mkdir -p $(OUTPUT)/bench

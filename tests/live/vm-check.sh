@@ -29,6 +29,8 @@ start=$SECONDS
 "$RUNNER" --exec tests/live/vm-live.sh "$K" >"$TMP/console.log" 2>"$TMP/runner.err"
 # qemu's status: once the runner came back in 5 s with an empty console
 echo "   VM run took $((SECONDS - start)) s (runner exit $?, console $(wc -c <"$TMP/console.log") bytes)"
+# the runner's boot lines, for tests/run-all.sh's count
+grep '^boot: ' "$TMP/runner.err"
 [ -n "${VMLIVE_LOG:-}" ] && cp "$TMP/console.log" "$VMLIVE_LOG"
 v() { tr -d '\r' <"$TMP/console.log" | sed -n "s/^.*VMLIVE:$1://p"; }
 t_eq "the VM ran the script to its end" "$(v done)" 1
@@ -76,6 +78,7 @@ check_window tp
 if [ "$T_FAILED" -gt 0 ]; then
 	echo "--- console (errors)"
 	grep -E 'VMLIVE:(info_err|default_err|tp_err|floor)|vmtest:' "$TMP/console.log" | head -n 40
-	tail -n 20 "$TMP/runner.err"
+	# its boot lines were printed above: once, for run-all's count
+	grep -v '^boot: ' "$TMP/runner.err" | tail -n 20
 fi
 t_summary

@@ -34,7 +34,8 @@
 #
 # Prints "oracle LABEL FIGURE: pcptop=X kernel=Y PASS|FAIL (...)" or
 # "... SKIP (why)" for a check this kernel cannot run (never a pass), and
-# a last line "oracle LABEL: N passed, N failed, N could not run".
+# a last line "oracle LABEL: N passed, N failed, N could not run" (and
+# ", N known misses" when there are any).
 # Exits 0 when nothing failed, 1 when something did, 2 on bad input.
 
 set -uo pipefail

@@ -10,7 +10,9 @@
 #
 # Usage: stalls-required.sh PREFIX ORACLE_FILE...
 #   ORACLE_FILE: the oracle check lines of one boot (check.sh's output)
-# Prints "PREFIX stalls: PASS|FAIL|SKIP (...)"; exits 1 on FAIL.
+# Prints "PREFIX stalls: PASS|FAIL|SKIP (...)"; exits 1 on FAIL, 3 on
+# SKIP (no boot had the window: the callers count it as a skip, not a
+# pass), 0 on PASS.
 # A kind passes when its stall checks could run (the kernel stalled) on
 # at least STALLS_MIN_SHARE percent of the boots that had the stalls
 # window, and on one boot at least.
@@ -45,6 +47,7 @@ if [ "$rc" -ne 0 ]; then
 	echo "$prefix stalls: FAIL (${out[0]}, ${out[1]}; at least $STALLS_MIN_SHARE % needed: the stall figures were compared on too few boots)"
 elif [[ "${out[*]}" == *"no boot"*"no boot"* ]]; then
 	echo "$prefix stalls: SKIP (no boot had the stalls window)"
+	rc=3
 else
 	echo "$prefix stalls: PASS (${out[0]}, ${out[1]}; at least $STALLS_MIN_SHARE % needed)"
 fi

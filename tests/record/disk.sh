@@ -4,11 +4,12 @@
 # What record does to the disk it writes, for real on this host (issue
 # 30): how often --sync makes it fsync its recording, counted by strace
 # (nothing pcptop writes itself; its BTF cache is fsynced too, so the
-# count is of the recording's descriptor alone), and a file system that
-# fills mid-run (a small tmpfs: ENOSPC from write()): one line on stderr
-# naming the path, the command run to its end, exit 1, and the recording
-# up to its last whole interval read back by report.
-# Usage: tests/record/disk.sh [BUILD_DIR]   (root; about 40 s)
+# count is of the recording's descriptor alone, and of the fsyncs before
+# the one at its close: that one comes whatever --sync says), and a file
+# system that fills mid-run (a small tmpfs: ENOSPC from write()): one
+# line on stderr naming the path, the command run to its end, exit 1,
+# and the recording up to its last whole interval read back by report.
+# Usage: tests/record/disk.sh [BUILD_DIR]   (root; about 45 s)
 
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -24,33 +25,52 @@ cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-# the command's length, and --sync's interval against it
-RUN_S=12
+# --sync's interval, and the command's length against it: long enough
+# that the mid-run fsyncs alone must reach elapsed / SYNC_S - 1 >= 2, so
+# that a record ignoring --sync (the fsync at its close alone) fails
 SYNC_S=5
+RUN_S=16
 
-# fsyncs RUN_SYNC: fsync or fdatasync calls on the recording's own file
-# descriptor over a record of RUN_S seconds with --sync RUN_SYNC
+# fsyncs SYNC SECONDS: record -i 1 --sync SYNC around sleep SECONDS under
+# strace; prints "MID CLOSE ELAPSED": the fsync or fdatasync calls on the
+# recording's own descriptor (-y names its path) before the one its
+# close follows, that one (0 or 1), and the command's whole seconds
 fsyncs() {
 	local out=$TMP/sync-$1.data
-	strace -f -qq -y -e trace=fsync,fdatasync -o "$TMP/strace-$1" \
-		"$P" record -q -i 1 --sync "$1" -o "$out" -- sleep "$RUN_S" \
+	strace -f -qq -y -e trace=fsync,fdatasync,close -o "$TMP/strace-$1" \
+		"$P" record -q -i 1 --sync "$1" -o "$out" -- sleep "$2" \
 		>/dev/null 2>&1
 	echo "$?" >"$TMP/rc-$1"
-	grep -cE "^[0-9]+ +f(data)?sync\([0-9]+<$(realpath "$out")>\) += 0" "$TMP/strace-$1"
+	# a successful sync is mid-run unless the recording's next call
+	# is its close; a call another process's line cut in two comes back
+	# as "PID <... NAME resumed>"
+	awk -v fd="<$(realpath "$out")>" '
+		{ call = "" }
+		index($0, fd) && / <unfinished \.\.\.>$/ { unf[$1] = $2; next }
+		$2 == "<..." && ($1 in unf) { call = unf[$1]; delete unf[$1] }
+		index($0, fd) { call = $2 }
+		call ~ /^f(data)?sync\(/ { mid += pending; pending = $NF == "0"; next }
+		call ~ /^close\(/ { at_close += pending; pending = 0 }
+		END { print mid + pending, at_close + 0 }' "$TMP/strace-$1" | tr '\n' ' '
+	"$P" report --json "$out" 2>/dev/null | jq '.command.wall_s // 0 | floor'
 }
 
 echo "== --sync, counted by strace"
-n5=$(fsyncs "$SYNC_S")
+read -r n5 c5 e5 <<<"$(fsyncs "$SYNC_S" "$RUN_S")"
 t_eq "record --sync $SYNC_S under strace exits 0" "$(cat "$TMP/rc-$SYNC_S")" 0
-# a sync is due SYNC_S after the last; the close syncs once more
-t_cmp "--sync $SYNC_S over $RUN_S s: at least $RUN_S / $SYNC_S - 1 fsyncs of the recording" \
-	"$n5" -ge $((RUN_S / SYNC_S - 1))
-t_cmp "  and not one an interval" "$n5" -le $((RUN_S / SYNC_S + 2))
-n0=$(fsyncs 0)
+# a sync is due SYNC_S after the last: elapsed / SYNC_S of them, the
+# first interval's start and the last's end rounding one away
+t_cmp "the command ran long enough that --sync $SYNC_S owes 2 mid-run fsyncs" \
+	$((${e5:-0} / SYNC_S - 1)) -ge 2
+t_cmp "--sync $SYNC_S over $e5 s: at least $e5 / $SYNC_S - 1 fsyncs of the recording before its close" \
+	"$n5" -ge $((${e5:-0} / SYNC_S - 1))
+t_cmp "  and not one an interval" "$n5" -le $((${e5:-0} / SYNC_S + 1))
+t_eq "  and one at its close" "$c5" 1
+read -r n0 c0 _ <<<"$(fsyncs 0 4)"
 t_eq "record --sync 0 under strace exits 0" "$(cat "$TMP/rc-0")" 0
-t_eq "--sync 0: exactly one fsync of the recording, at its close" "$n0" 1
+t_eq "--sync 0: no fsync of the recording before its close, one at it" "$n0 $c0" "0 1"
 # the count follows --sync: the check above is not one that holds anyway
-n1=$(fsyncs 1)
+read -r n1 _ <<<"$(fsyncs 1 "$RUN_S")"
 t_cmp "--sync 1 syncs more often than --sync $SYNC_S" "$n1" -gt "$n5"
 
 echo "== the disk fills mid-run"

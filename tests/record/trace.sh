@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# record --trace on this machine's kernel (tracepoint mode), against the
+# record --trace on this machine's kernel in tracepoint mode (--mode
+# tracepoint: the function probes' hooks stay off, so mm_page_free is what
+# the trace hooks for frees even where fentry attaches), against the
 # kernel's own counts: perf's count of kmem:mm_page_alloc and
 # kmem:mm_page_free (the tracepoints the trace hooks) over a window
 # inside the recording, and /proc/vmstat's pgalloc_<zone> for the zone
@@ -47,7 +49,7 @@ perfc() { awk -F, -v e="$1" '$3 == e { print $1 }' "$TMP/perf.csv"; }
 tc() { "$TC" "$TMP/t.data" "$@" >"$TMP/tc.out" && cat "$TMP/tc.out"; }
 
 echo "== a modest rate, the default ring buffer"
-"$P" record -q --trace -o "$TMP/t.data" -- "$TMP/w.sh"
+"$P" record -q --trace --mode tracepoint -o "$TMP/t.data" -- "$TMP/w.sh"
 t_eq "record --trace exits with the command's status" "$?" 0
 in_a=$(val mono_after "$TMP/v1")
 in_b=$(val mono_before "$TMP/v2")
@@ -57,7 +59,7 @@ tc "$in_a" "$in_b" >"$TMP/inner"
 tc "$out_a" "$out_b" >"$TMP/outer"
 tc >"$TMP/all"
 t_eq "nothing lost" "$(val lost "$TMP/all")" 0
-t_eq "hooks: tracepoints and /proc/zoneinfo (fentry refused here)" \
+t_eq "hooks: tracepoints and /proc/zoneinfo, no function probe (--mode tracepoint)" \
 	"$(val hooks "$TMP/all")" 0x11
 for ev in alloc free; do
 	p=$(perfc "kmem:mm_page_$ev")
@@ -113,7 +115,7 @@ fi
 
 echo "== a 4 KiB ring buffer, a record an event: losses, counted and reported"
 # a record an event (PCPTOP_TRACE_NO_RUNS): runs fit this buffer
-PCPTOP_TRACE_NO_RUNS=1 PCPTOP_TRACE_RINGBUF=4096 "$P" record -q --trace -o "$TMP/t.data" -- "$TMP/w.sh"
+PCPTOP_TRACE_NO_RUNS=1 PCPTOP_TRACE_RINGBUF=4096 "$P" record -q --trace --mode tracepoint -o "$TMP/t.data" -- "$TMP/w.sh"
 t_eq "record --trace exits 0" "$?" 0
 tc >"$TMP/all"
 lost=$(val lost "$TMP/all")

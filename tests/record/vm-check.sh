@@ -43,6 +43,8 @@ esac
 echo "== pcptop record in VM $K, around $want"
 start=$SECONDS
 "$RUNNER" --exec "$exe" "$K" >"$TMP/console.log" 2>"$TMP/runner.err"
+# the runner's boot lines, for tests/run-all.sh's count
+grep '^boot: ' "$TMP/runner.err"
 t_eq "the VM ran the script to its end" "$(sed -n 's/^.*VMREC:done://p' "$TMP/console.log" | tr -d '\r')" 1
 echo "   VM run took $((SECONDS - start)) s"
 grep -h 'crashed' "$TMP/runner.err" | sed 's/^/   note: /'
@@ -68,8 +70,9 @@ t_check "bulk frees land in a named zone (fentry reads it)" -- \
 t_check "text report: scale and its source first" -- \
 	grep -qE '^scale [0-9]+ \(' <<<"$(v text | head -n 1)"
 t_eq "record -- sh -c 'exit 7' exits 7 in the VM" "$(v exit7)" 7
-# fentry mode's JSON against docs/schema/ (the host runs tracepoint mode:
-# without this its documents would validate only there)
+# fentry mode's JSON against docs/schema/ (a host that refuses fentry
+# runs tracepoint mode: without this its documents would validate only
+# there)
 for kind in report info stat diff; do
 	v "$kind" >"$TMP/$kind.json"
 	out=$(tests/schema/validate.py "$kind" "$TMP/$kind.json" 2>&1)
@@ -82,8 +85,8 @@ t_eq "  info --json in the VM names fentry for bulk_free" \
 if [ "$T_FAILED" -gt 0 ]; then
 	echo "--- console (VMREC lines and errors)"
 	grep -E 'VMREC:(record_err|report_err|work|text|payload)|vmtest:' "$TMP/console.log" "$TMP/runner.err" | head -n 40
-	echo "--- the runner's stderr, and the console's last lines"
-	cat "$TMP/runner.err"
+	echo "--- the runner's stderr (its boot lines above), and the console's last lines"
+	grep -v '^boot: ' "$TMP/runner.err"
 	tr -d '\r' <"$TMP/console.log" | grep -v '^VMREC:\(report\|info\|stat\|diff\):' | tail -n 25
 fi
 t_summary

@@ -40,11 +40,13 @@ for k in "$A" "$B"; do
 	echo "== pcptop record in VM $k, around flush-proof.sh's workload"
 	start=$SECONDS
 	"$RUNNER" --exec tests/record/vm-flushrec.sh "$k" >"$TMP/$k.log" 2>"$TMP/$k.err"
+	# the runner's boot lines, for tests/run-all.sh's count
+	grep '^boot: ' "$TMP/$k.err"
 	v() { tr -d '\r' <"$TMP/$k.log" | sed -n "s/^.*VMDIFF:$1://p"; }
 	if [ "$(v done)" != 1 ]; then
 		# as the vm suite's rows: a kernel the mirror lacks is a skip
 		if [ -f "${VMTEST_OUT:-build/vmtest}/$k/skip" ]; then
-			echo "vm-diff: SKIP ($k could not be had: $(cat "${VMTEST_OUT:-build/vmtest}/$k/skip"))"
+			t_skip "vm-diff $A $B" "$k could not be had: $(cat "${VMTEST_OUT:-build/vmtest}/$k/skip")"
 			t_summary
 			exit $?
 		fi

@@ -106,6 +106,8 @@ rh_boot() {
 	# a killed qemu loses none of it; a power cut loses what the guest
 	# had not written yet, which is the loss that matters here
 	[ "$sd" = 1 ] && drive="$drive,$RH_SD_THROTTLE"
+	# the line tests/run-all.sh counts as a boot
+	echo "boot: $(basename "$dir") ($(basename "$kernel"))" >&2
 	timeout -k 10 "$RH_TIMEOUT" qemu-system-x86_64 -m "$mem" \
 		-smp "$RH_SMP" -icount "shift=0,sleep=$sleep" -nographic \
 		-no-reboot -kernel "$kernel" -initrd "$initrd" \

@@ -87,7 +87,11 @@ static void test_kprobe_after_fentry_refused(void)
 	CHECK_EQ_INT(p[PROBE_DECAY].mode, MODE_KPROBE);
 }
 
-/* this machine: fentry refused, no kprobes, rmqueue_bulk inlined */
+/*
+ * a host whose policy refuses fentry (EPERM), with no kprobes and
+ * rmqueue_bulk inlined: the rules say so, whatever the host running the
+ * test allows
+ */
 static void test_tracepoints_without_function_probes(void)
 {
 	struct probe_state p[NR_PROBES];

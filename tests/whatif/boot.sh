@@ -54,6 +54,8 @@ truncate -s 512M "$out/disk.img"
 append="console=ttyS0 quiet panic=-1 transparent_hugepage=never tsc=reliable clocksource=tsc pcp_batch_scale_max=$scale"
 [ "$opts" != - ] && append="$append pcptest.opts=$opts"
 t0=$SECONDS
+# the line tests/run-all.sh counts as a boot (run.sh passes it on)
+echo "boot: whatif-$(basename "$out") (instrumented 6.12, scale $scale)" >&2
 timeout -k 10 "$TIMEOUT" qemu-system-x86_64 -m 1024 -smp "$SMP" \
 	-icount shift=0,sleep=off -nographic -no-reboot \
 	-kernel "$bzimage" -initrd "$out/initrd.cpio.gz" \

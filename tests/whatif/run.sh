@@ -219,6 +219,8 @@ if [ $reuse = 0 ]; then
 	done
 	wait
 	for run in "${boots[@]}"; do
+		# each boot's marker for tests/run-all.sh's count
+		grep -h '^boot: ' "$OUT/boot-s$run.log" >&2
 		cat "$OUT/boot-s$run.log" >>"$OUT/boot.log" 2>/dev/null
 		rm -f "$OUT/boot-s$run.log"
 	done
