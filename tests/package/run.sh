@@ -3,7 +3,7 @@
 #
 # The packages a board or a fleet installs: make deb's amd64 package goes
 # in with dpkg, pcptop info runs from it, its manual page and bash
-# completion answer, and dpkg -r takes every file away again; the arm64
+# completion answer, and dpkg -P takes every file and its record away; the arm64
 # package holds a static aarch64 binary; make install honours PREFIX and
 # DESTDIR. Needs root (dpkg -i) and make deb's packages.
 # Usage: tests/package/run.sh   (from make test, after make deb)
@@ -16,12 +16,22 @@ version=$(sed -n 's/^#define PCPTOP_VERSION "\(.*\)"$/\1/p' src/cli.h)
 AMD=build/pcptop_${version}_amd64.deb
 ARM=build/pcptop_${version}_arm64.deb
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"; dpkg -r pcptop >/dev/null 2>&1' EXIT
+# purge, not remove: a package with maintainer scripts stays known to
+# dpkg after -r ("deinstall ok config-files"), which the next run would
+# take for somebody's installed pcptop
+trap 'rm -rf "$TMP"; dpkg -P pcptop >/dev/null 2>&1' EXIT
 for f in "$AMD" "$ARM"; do
 	[ -r "$f" ] || { echo "package: $f missing: run make deb" >&2; exit 2; }
 done
 [ "$(id -u)" = 0 ] || { echo "package: needs root (dpkg -i)" >&2; exit 2; }
-if dpkg -s pcptop >/dev/null 2>&1; then
+status=$(dpkg-query -W -f='${db:Status-Status}' pcptop 2>/dev/null)
+# what an earlier run's dpkg -r left (before it purged): no file, only
+# dpkg's record and the postrm that purging runs
+if [ "$status" = config-files ]; then
+	dpkg -P pcptop >/dev/null 2>&1
+	status=$(dpkg-query -W -f='${db:Status-Status}' pcptop 2>/dev/null)
+fi
+if [ -n "$status" ] && [ "$status" != not-installed ]; then
 	echo "package: a pcptop package is installed already; not touching it" >&2
 	exit 2
 fi
@@ -76,8 +86,11 @@ t_eq "systemd-analyze verify passes on it, its man page found" "$?:$(cat "$TMP/v
 t_check "postinst made the unit's user" -- getent passwd pcptop
 t_eq "a system user that cannot log in" "$(getent passwd pcptop | cut -d: -f7)" /usr/sbin/nologin
 
-dpkg -r pcptop >"$TMP/dpkg.out" 2>&1
-t_eq "dpkg -r exits 0" "$?" 0
+dpkg -P pcptop >"$TMP/dpkg.out" 2>&1
+t_eq "dpkg -P exits 0" "$?" 0
+st=$(dpkg-query -W -f='${db:Status-Status}' pcptop 2>/dev/null)
+t_check "and dpkg keeps no record of it (status '$st'), so the next run starts clean" -- \
+	test -z "$st" -o "$st" = not-installed
 t_check "no file of it is left" -- bash -c \
 	'! ls /usr/sbin/pcptop /usr/share/man/man8/pcptop.8.gz /usr/share/bash-completion/completions/pcptop /usr/lib/systemd/system/pcptop.service /usr/share/pcptop 2>/dev/null | grep -q .'
 t_summary
