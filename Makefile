@@ -373,7 +373,9 @@ oracle: deps-all vm-builds
 	$(Q)tests/whatif/run.sh
 
 # pcptop whatif against real runs on the instrumented 6.12 (one boot a
-# scale, 4 in all): self-consistency and cross-scale prediction, issue 22
+# scale, 4 in all) and 7.3 (scales 5 and 0): self-consistency and
+# cross-scale prediction, issue 22; free_high under 6.16's and 6.12's
+# rules, issue 31
 whatif: deps-all vm-builds all
 	$(Q)tests/whatif/run.sh
 

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# One boot of the whatif suite: the instrumented 6.12 kernel
-# (tests/vm/kernel/build.sh) at pcp_batch_scale_max=SCALE under qemu TCG,
+# One boot of the whatif suite: an instrumented kernel
+# (tests/vm/kernel/build.sh: 6.12, or 7.3 with WHATIF_SERIES=7.3) at
+# pcp_batch_scale_max=SCALE under qemu TCG,
 # tests/whatif/guest.sh as /init, and what the guest wrote on its virtio
 # disk unpacked into OUTDIR (t.data, report.json, check.txt, whatif.json,
 # console.log). Why a script of its own: run.sh boots one per scale, and
@@ -10,7 +11,8 @@
 #
 # Usage: tests/whatif/boot.sh SCALE OUTDIR [PCPTOP OPTIONS, commas for spaces]
 # Environment: WHATIF_BIN (static build, default build/vm-x86), WHATIF_SMP
-# (2), WHATIF_TIMEOUT (seconds, 900).
+# (2), WHATIF_TIMEOUT (seconds, 900), WHATIF_SERIES (the instrumented
+# kernel's series, build.sh --series: 6.12, the default, or 7.3).
 # Exit: 0 when the guest got to its end marker, 1 otherwise.
 
 set -uo pipefail
@@ -22,11 +24,16 @@ opts=${3:--}
 BIN=${WHATIF_BIN:-$root/build/vm-x86}
 SMP=${WHATIF_SMP:-2}
 TIMEOUT=${WHATIF_TIMEOUT:-900}
+SERIES=${WHATIF_SERIES:-6.12}
+case "$SERIES" in
+6.12 | 7.3) ;;
+*) echo "whatif: bad WHATIF_SERIES '$SERIES' (6.12 or 7.3)" >&2; exit 1 ;;
+esac
 
 mkdir -p "$out" || exit 1
 rm -f "$out"/{t.data,report.json,check.txt,whatif.json,record.err,console.log,disk.img,inner.hits,outer.hits}
-bzimage=$("$root/tests/vm/kernel/build.sh") || {
-	echo "whatif: the instrumented kernel did not build" >&2
+bzimage=$("$root/tests/vm/kernel/build.sh" --series "$SERIES") || {
+	echo "whatif: the instrumented $SERIES kernel did not build" >&2
 	exit 1
 }
 stage=$out/initrd
@@ -55,13 +62,13 @@ append="console=ttyS0 quiet panic=-1 transparent_hugepage=never tsc=reliable clo
 [ "$opts" != - ] && append="$append pcptest.opts=$opts"
 t0=$SECONDS
 # the line tests/run-all.sh counts as a boot (run.sh passes it on)
-echo "boot: whatif-$(basename "$out") (instrumented 6.12, scale $scale)" >&2
+echo "boot: whatif-$(basename "$out") (instrumented $SERIES, scale $scale)" >&2
 timeout -k 10 "$TIMEOUT" qemu-system-x86_64 -m 1024 -smp "$SMP" \
 	-icount shift=0,sleep=off -nographic -no-reboot \
 	-kernel "$bzimage" -initrd "$out/initrd.cpio.gz" \
 	-drive "file=$out/disk.img,format=raw,if=virtio" \
 	-append "$append" </dev/null 2>&1 | tr -d '\r' >"$out/console.log"
-echo "whatif: scale $scale booted in $((SECONDS - t0)) s" >&2
+echo "whatif: $SERIES scale $scale booted in $((SECONDS - t0)) s" >&2
 (cd "$out" && tar -xf disk.img 2>/dev/null)
 rm -f "$out/disk.img" "$out/initrd.cpio.gz"
 grep -qx 'WHATIF:end:done' "$out/console.log"

@@ -3,9 +3,10 @@
 #
 # /init of the whatif suite's VMs (tests/whatif/run.sh). Why it exists:
 # a what-if prediction is only worth what it gives back where the truth
-# is known. On the instrumented 6.12 kernel booted at one
+# is known. On the instrumented 6.12 or 7.3 kernel booted at one
 # pcp_batch_scale_max=, it records one workload with `pcptop record
-# --trace` (fentry mode: the recording's own counts are exact), replays
+# --trace` (fentry mode: the recording's own counts are exact; the options
+# of pcptest.opts= beside, --exact-free-high on 7.3), replays
 # the trace at the recorded scale (--check) and at every scale (--json),
 # and hands the recording and both outputs to the host on the virtio disk
 # /dev/vda as a tar archive; the host makes every assertion.
