@@ -448,6 +448,7 @@ bench: deps-all vm-builds all
 	$(Q)tests/bench/icount.sh | tee $(OUTPUT)/bench/icount.md
 	$(Q)tests/bench/ab.sh $(AB_REV) | tee $(OUTPUT)/bench/ab.md
 	$(Q)tests/bench/boards.sh | tee $(OUTPUT)/bench/boards.md
+	$(Q)tests/bench/rows.sh | tee $(OUTPUT)/bench/rows.md
 	$(Q)tests/bench/rehearsal.sh | tee $(OUTPUT)/bench/rehearsal.md
 	$(Q)tests/bench/powercut.sh | tee $(OUTPUT)/bench/powercut.md
 	$(Q)tests/bench/trace-rehearsal.sh | tee $(OUTPUT)/bench/trace-rehearsal.md

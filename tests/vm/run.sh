@@ -38,6 +38,8 @@
 #   PCPTOP_CACHE     kernel cache (default /var/cache/pcptop/kernels)
 #   VMTEST_OUT       logs and initramfs (default build/vmtest)
 #   KERNELS          kernels to test when none are named (names or patterns)
+#   VMTEST_EXCEPT    rows left out when none are named (make test leaves
+#                    out tests/vm/bench-rows, which make bench runs)
 #   VMTEST_JOBS      VMs at once (default: half the host's cores, at least
 #                    2: each TCG VM keeps ~2 cores busy)
 #   VMTEST_TIMEOUT   seconds per boot before it counts as hung (default 300)
@@ -159,7 +161,12 @@ done
 [[ "$RETRIES" =~ ^[1-9][0-9]*$ ]] || die "bad VMTEST_RETRIES '$RETRIES'" 2
 [ -n "$shell_kernel" ] && selected=("$shell_kernel")
 [ ${#selected[@]} -gt 0 ] || read -r -a selected <<<"${KERNELS:-}"
-[ ${#selected[@]} -gt 0 ] || selected=("${names[@]}")
+if [ ${#selected[@]} -eq 0 ]; then
+	# none named: the whole matrix, but VMTEST_EXCEPT's rows
+	for n in "${names[@]}"; do
+		[[ " ${VMTEST_EXCEPT:-} " == *" $n "* ]] || selected+=("$n")
+	done
+fi
 # names, or shell patterns over them, each kernel once in matrix order
 want=("${selected[@]}")
 selected=()
