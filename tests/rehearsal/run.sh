@@ -312,6 +312,20 @@ if command -v chromium >/dev/null; then
 		done
 		t_eq "sdq-diff.html: $run's parts are the JSON's (${parts# })" "${bad# }" ""
 	done <sdq-bars.txt
+	# the elapsed difference marked: a line a side at its mean elapsed
+	# time (in CPU seconds, as the bars), and the difference in words
+	for x in a b; do
+		side=$(echo "$x" | tr ab AB)
+		mark=$(grep -oE "<line class=\"elapsed-mark\" data-side=\"$side\" data-cpu-s=\"[0-9.]+\"" sdq-diff.png.dom |
+			sed 's/.*data-cpu-s="//; s/"$//')
+		want=$(jq -r ".$x.totals.budget | .elapsed_s * (.cpus // 1)" sdq-diff.json)
+		# to the page's six decimals: the bars' CPU time, 0.27 % off
+		# on these runs, must not pass for it
+		t_cmp "sdq-diff.html: side $side's elapsed mark (${mark:-none}) is the JSON's elapsed x CPUs ($want), parts in 10 000" \
+			"$(bp "${mark:-0}" "$want")" -le 1
+	done
+	t_check "sdq-diff.html: the elapsed difference said in words" -- \
+		grep -qE '<text class="elapsed-diff"[^>]*>B - A: [-+][0-9.]+ s of elapsed' sdq-diff.png.dom
 else
 	t_fail "chromium is not installed (apt-get install chromium)"
 fi
