@@ -26,7 +26,7 @@ B=${PCPTOP_BUILD:-build}
 # predictions missed by more, docs/ACCURACY.md); the rehearsal alone
 # (-icount sleep=on: its iowait is the host disk's)
 [ ${#suites[@]} -eq 0 ] && suites=(unit,oraclecheck,walkthrough,bpfindex,live,top,record,disk,trace,schema,badinput,package,prom,fleetrules,fleet,fuzz,vmrules+oracle
-	vm vmrecord+vmdiff+vmlive+btf whatif rehearsal)
+	vm vmrecord+vmdiff+vmlive+btf+oom whatif rehearsal)
 
 total_pass=0
 total_fail=0
@@ -86,6 +86,9 @@ suite_cmd() {
 	# and 5, 0 (7.3, with free_high under 6.16's and 6.12's rules)
 	whatif) cmd=(tests/whatif/run.sh) ;;
 	rehearsal) cmd=(tests/rehearsal/run.sh) ;;
+	# memory running out beside bonnie++: the hog killed, not pcptop,
+	# and the recording says so (one boot, beside the one-boot suites)
+	oom) cmd=(tests/rehearsal/oom.sh) ;;
 	*)
 		echo "run-all: unknown suite '$1' ($(suite_names | paste -sd, | sed 's/,/, /g'); A,B+C runs A then B beside C)" >&2
 		exit 2

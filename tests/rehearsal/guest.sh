@@ -27,6 +27,10 @@
 #                            before record (W0), as its command starts
 #                            (W1), as bonnie++ ends (W2), after record
 #                            (W3): "REHEARSAL:w:Wn:SOURCE:LINE"
+#   pcptest.hog=1            once bonnie++ runs, a neighbour (hog -g) that
+#                            keeps all it touches until the OOM
+#                            killer must take it, not pcptop, while pcptop
+#                            writes (tests/rehearsal/oom.sh)
 #   pcptest.waits=allocfail  the same, and failed page allocations
 #                            (kmem:mm_page_alloc fires on every
 #                            allocation: only for short runs)
@@ -300,6 +304,18 @@ if [ "$rmode" = cut ]; then
 		echo "REHEARSAL:tick:$(cut -d' ' -f1 /proc/uptime)"
 		sleep 1
 	done &
+fi
+if [ "$(arg pcptest.hog)" = 1 ]; then
+	# early in bonnie++'s run, so that pcptop records on after the kill
+	sleep 5
+	echo "REHEARSAL:hog_start:$(cut -d' ' -f1 /proc/uptime)"
+	hog -g 16 >/tmp/hog.out 2>&1 &
+	hp=$!
+	# never a hung boot: a hog still alive after a minute ends by
+	# SIGTERM (143), which the host's check tells from the killer's 137
+	(sleep 60 && kill $hp) 2>/dev/null &
+	wait $hp
+	echo "REHEARSAL:hog_end:$? $(cut -d' ' -f1 /proc/uptime)"
 fi
 # the OOM killer's view of both, once bonnie++ has its file open
 sleep 20

@@ -22,14 +22,14 @@ RH_SD_THROTTLE="throttling.bps-read=33554432,throttling.bps-write=16777216,throt
 RH_TIMEOUT=${REHEARSAL_TIMEOUT:-1800}
 USER_HZ=100
 
-# the initramfs: busybox, the static pcptop, the guest script, the patched
+# the initramfs: busybox, the static pcptop and hog, the guest script, the patched
 # kernels' /init and bonnie++; $1 the modules cpio to append, or empty
 rh_initrd() {
 	local out=$1 mods=${2:-} stage=$OUT/initrd
 	rm -rf "$stage"
 	mkdir -p "$stage/bin" "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp"
 	cp /bin/busybox "$stage/bin/busybox"
-	cp "$BIN/pcptop" "$stage/bin/"
+	cp "$BIN/pcptop" "$BIN/hog" "$stage/bin/"
 	cp "$root/tests/rehearsal/guest.sh" "$stage/bin/rehearsal-guest.sh"
 	cp "$root/tests/vm/kernel/init.sh" "$stage/init"
 	chmod 755 "$stage/init" "$stage/bin/"*

@@ -12,8 +12,11 @@
  *   -f MIB  the memory cut into holes
  *   -s SECS how long it holds the rest before it exits, so that other
  *           allocations meet the holes
+ *   -g MIB  instead: keep every page, mapped MIB at a time, until the
+ *           OOM killer ends it (tests/rehearsal/oom.sh); one mapping of
+ *           more than the memory is refused by overcommit's heuristic
  *
- * Usage: hog -f MIB [-s SECS]
+ * Usage: hog -f MIB [-s SECS] | hog -g MIB
  * Prints "hog: N pages touched" once the holes are cut (a caller may
  * wait for that line), then holds them. The OOM killer picks it first
  * (oom_score_adj 1000), so the test's shell and pcptop survive a size
@@ -59,24 +62,46 @@ static int fragment(size_t len, long page, unsigned long *touched)
 	return 0;
 }
 
+/* mappings of step bytes, every page touched and kept, until killed */
+static int grow(size_t step, long page)
+{
+	size_t off;
+	char *p;
+
+	for (;;) {
+		p = mmap(NULL, step, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			/* overcommit said no: hold what is touched */
+			pause();
+			continue;
+		}
+		for (off = 0; off < step; off += page)
+			p[off] = 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long frag = 0, hold = 0, touched = 0, *dst;
+	unsigned long frag = 0, hold = 0, step = 0, touched = 0, *dst;
 	long page = sysconf(_SC_PAGESIZE);
 	int c, err;
 
-	while ((c = getopt(argc, argv, "f:s:h")) != -1) {
-		dst = c == 'f' ? &frag : &hold;
+	while ((c = getopt(argc, argv, "f:s:g:h")) != -1) {
+		dst = c == 'f' ? &frag : c == 'g' ? &step : &hold;
 		if (c == 'h' || c == '?' || parse_ulong(optarg, dst)) {
-			fprintf(stderr, "usage: hog -f MIB [-s SECS]\n");
+			fprintf(stderr, "usage: hog -f MIB [-s SECS] | hog -g MIB\n");
 			return 2;
 		}
 	}
-	if (!frag) {
-		fprintf(stderr, "hog: -f MIB is required\n");
+	if (!frag && !step) {
+		fprintf(stderr, "hog: -f MIB or -g MIB is required\n");
 		return 2;
 	}
 	oom_first();
+	if (step)
+		return grow(step * MIB, page);
 	err = fragment(frag * MIB, page, &touched);
 	if (err) {
 		fprintf(stderr, "hog: mmap of %lu MiB: %s\n", frag,
