@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The zone's free pages as a replay's lists leave them, and what the
+ * kernel decides from them: ZONE_BELOW_HIGH (get_page_from_freelist()
+ * and free_unref_page_commit(), 6.7+), kswapd's ZONE_RECLAIM_ACTIVE
+ * (balance_pgdat()), direct reclaim and its drain_all_pages()
+ * (__alloc_pages_direct_reclaim()). Every model works these out; only a
+ * model given a reference (the replay at the recorded scale) uses them,
+ * and only where its own and the reference's disagree: the record is the
+ * truth at the recorded scale, and the scale moves a decision only where
+ * the pages its lists hold more or fewer move the zone across a
+ * watermark. Why the trace's flags alone fall short: under reclaim the
+ * scale's own refills are what wake kswapd and enter direct reclaim
+ * (docs/ACCURACY.md, "Reclaim").
+ */
+#include <errno.h>
+
+#include "pcpmodel_state.h"
+
+/*
+ * SWAP_CLUSTER_MAX: try_to_free_pages()'s nr_to_reclaim, the pages a
+ * direct reclaim frees before get_page_from_freelist() tries again
+ */
+#define PCPM_RECLAIM_CLUSTER 32
+
+/* the reference's view of the same zone, when both have free pages */
+static const struct pcpm_wmark *ref_of(const struct pcpmodel *m,
+				       const struct pcpm_zone *z)
+{
+	const struct pcpm_zone *rz;
+
+	if (!m->ref || !z->w.have_free)
+		return NULL;
+	rz = &m->ref->zones[z - m->zones];
+	return rz->w.have_free ? &rz->w : NULL;
+}
+
+static bool watermarks(const struct pcpm_zone *z)
+{
+	return z->w.have_free && (z->st.fields & PCPM_ZFIELD_WMARK);
+}
+
+static int64_t wmark(uint64_t v)
+{
+	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+/* pgdat_balanced(): kswapd goes back to sleep once the zone is over high */
+static void kswapd_balanced(struct pcpm_zone *z)
+{
+	if (z->w.kswapd && z->w.free > wmark(z->st.wmark_high))
+		z->w.kswapd = false;
+}
+
+void pcpm_zone_event(struct pcpmodel *m, unsigned int zone)
+{
+	struct pcpm_zone *z = &m->zones[zone];
+
+	/* kswapd sets RECLAIM_ACTIVE once it runs: after its waker's event */
+	if (z->w.kswapd_woken) {
+		z->w.kswapd = true;
+		z->w.kswapd_woken = false;
+		kswapd_balanced(z);
+	}
+	z->w.free_before = z->w.free;
+	z->w.direct = false;
+}
+
+void pcpm_zone_move(struct pcpmodel *m, unsigned int zone, int64_t pages)
+{
+	struct pcpm_zone *z = &m->zones[zone];
+
+	z->w.free += pages;
+	kswapd_balanced(z);
+}
+
+static int64_t pcp_pages(const struct pcpmodel *m, unsigned int zone)
+{
+	int64_t sum = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < m->cfg.nr_cpus; cpu++)
+		sum += m->pcps[(size_t)cpu * m->cfg.nr_zones + zone].count;
+	return sum;
+}
+
+/*
+ * drain_all_pages(NULL): every CPU's pageset of every zone; the kernel
+ * skips CPUs whose pagesets are all empty, and drain_pages_zone() on an
+ * empty one takes no lock, so calls on empty pagesets are not counted
+ */
+static void drain_all(struct pcpmodel *m)
+{
+	unsigned int cpu, zone;
+
+	m->res.drains_added++;
+	for (cpu = 0; cpu < m->cfg.nr_cpus; cpu++)
+		for (zone = 0; zone < m->cfg.nr_zones; zone++) {
+			struct pcpm_pcp *pcp = pcpm_pcp_of(m, cpu, zone);
+
+			if (!pcp->seeded || !pcp->count)
+				continue;
+			m->res.drain_calls[PCPM_DRAIN_ALL]++;
+			pcpm_drain_pages_zone(m, pcp);
+		}
+}
+
+/*
+ * __alloc_pages_direct_reclaim() where the reference did not enter it:
+ * the pages reclaimed go to this CPU's lists as order-0 movable frees
+ * (page cache, free_unref_folios()), then get_page_from_freelist()
+ * tries again and, failing the min watermark, drain_all_pages()
+ */
+static void direct_reclaim(struct pcpmodel *m, unsigned int cpu,
+			   unsigned int zone, int64_t need)
+{
+	struct pcpm_pcp *pcp = pcpm_pcp_of(m, cpu, zone);
+	struct pcpm_zone *z = &m->zones[zone];
+	int pindex = pcpm_pindex(m, 0, PCPM_MIGRATE_MOVABLE);
+	int i;
+
+	m->res.reclaim_added++;
+	if (!pcp->seeded || pindex < 0)
+		return;
+	for (i = 0; i < PCPM_RECLAIM_CLUSTER; i++)
+		pcpm_commit(m, pcp, z, 0, pindex, PCPM_CALLER_PLAIN);
+	m->res.reclaim_pages += PCPM_RECLAIM_CLUSTER;
+	if (z->w.free - need <= wmark(z->st.wmark_min))
+		drain_all(m);
+}
+
+/*
+ * get_page_from_freelist() for one allocation, before rmqueue(): under
+ * the high watermark it sets BELOW_HIGH; failing low (ALLOC_WMARK_LOW),
+ * the slow path wakes kswapd; failing min, it reclaims directly. An
+ * order-n request needs 2^n - 1 pages beyond the mark (the free block of
+ * that order is taken to exist); no highatomic or CMA reserve is known.
+ */
+void pcpm_zone_alloc(struct pcpmodel *m, unsigned int cpu, unsigned int zone,
+		     int order)
+{
+	struct pcpm_zone *z = &m->zones[zone];
+	int64_t need = ((int64_t)1 << order) - 1;
+	const struct pcpm_wmark *r;
+
+	if (!watermarks(z))
+		return;
+	if (z->w.free - need <= wmark(z->st.wmark_high))
+		z->w.below_high = true;
+	if (z->w.free - need <= wmark(z->st.wmark_low) && !z->w.kswapd)
+		z->w.kswapd_woken = true;
+	z->w.direct = z->w.free - need <= wmark(z->st.wmark_min);
+	r = ref_of(m, z);
+	if (!r || z->w.direct == r->direct)
+		return;
+	if (z->w.direct)
+		direct_reclaim(m, cpu, zone, need);
+	else
+		m->res.reclaim_dropped++;
+}
+
+void pcpm_zone_flushed(struct pcpmodel *m, unsigned int zone)
+{
+	struct pcpm_zone *z = &m->zones[zone];
+
+	if (z->w.below_high && watermarks(z) &&
+	    z->w.free > wmark(z->st.wmark_high))
+		z->w.below_high = false;
+}
+
+/* free = NR_FREE_PAGES + the pcp count read with it - the model's count */
+void pcpm_zone_read(struct pcpmodel *m, unsigned int zone, uint64_t t)
+{
+	struct pcpm_zone *z = &m->zones[zone];
+
+	z->w.free = wmark(z->st.free_pages) - pcp_pages(m, zone);
+	z->w.free_before = z->w.free;
+	z->w.read_ns = t;
+	z->w.have_free = true;
+	kswapd_balanced(z);
+}
+
+/*
+ * A pageset read at the watermark read's time is the recorder's read of
+ * both (/proc/zoneinfo): its count adds to the zone's pages, less what
+ * the read itself put on the model's lists (a seed)
+ */
+void pcpm_zone_snapshot(struct pcpmodel *m, unsigned int zone, uint64_t t,
+			int32_t recorded, int32_t grown)
+{
+	struct pcpm_zone *z = &m->zones[zone];
+
+	if (!z->w.have_free || t != z->w.read_ns)
+		return;
+	z->w.free += (int64_t)recorded - grown;
+	kswapd_balanced(z);
+}
+
+/*
+ * A recorded drain under the low watermark is taken for direct
+ * reclaim's: it happens here if this replay's zone has no more free
+ * pages than the reference's had (the record's retry failed there).
+ * Over low it is someone else's (compaction, isolation, hotplug, a
+ * sysctl): as given.
+ */
+bool pcpm_zone_keep_drain(struct pcpmodel *m, unsigned int zone)
+{
+	struct pcpm_zone *z = &m->zones[zone];
+	const struct pcpm_wmark *r = ref_of(m, z);
+
+	if (!r || !watermarks(z) || r->free_before > wmark(z->st.wmark_low) ||
+	    z->w.free <= r->free_before)
+		return true;
+	m->res.drains_dropped++;
+	return false;
+}
+
+/* the record's flag where both replays agree on it, else this one's */
+bool pcpm_zone_below_high(const struct pcpmodel *m, const struct pcpm_zone *z)
+{
+	const struct pcpm_wmark *r = ref_of(m, z);
+
+	if (!r || r->below_high == z->w.below_high)
+		return z->st.below_high;
+	return z->w.below_high;
+}
+
+/*
+ * The record's kswapd stays: its reclaim is in the trace as frees, and
+ * frees that kswapd made need kswapd awake. This replay adds the time
+ * its own zone keeps kswapd awake where the reference's does not.
+ */
+bool pcpm_zone_reclaim_active(const struct pcpmodel *m,
+			      const struct pcpm_zone *z)
+{
+	const struct pcpm_wmark *r = ref_of(m, z);
+
+	return z->st.reclaim_active || (r && z->w.kswapd && !r->kswapd);
+}
+
+int pcpmodel_set_reference(struct pcpmodel *m, const struct pcpmodel *ref)
+{
+	if (ref && (ref == m || ref->cfg.nr_cpus != m->cfg.nr_cpus ||
+		    ref->cfg.nr_zones != m->cfg.nr_zones))
+		return -EINVAL;
+	m->ref = ref;
+	return 0;
+}
+
+int pcpmodel_zone_free(const struct pcpmodel *m, unsigned int zone,
+		       int64_t *free)
+{
+	if (zone >= m->cfg.nr_zones)
+		return -EINVAL;
+	if (!m->zones[zone].w.have_free)
+		return -ENODATA;
+	*free = m->zones[zone].w.free;
+	return 0;
+}
