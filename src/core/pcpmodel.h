@@ -56,11 +56,15 @@
  *   allocation at or under min enters direct reclaim, which frees
  *   SWAP_CLUSTER_MAX order-0 pages onto the lists and drains every
  *   pageset when that leaves the zone at or under min; a recorded drain
- *   is left out where this replay's zone has more free than the
- *   record's had. The trace has no LRU, no kswapd state and no
- *   highatomic reserve: kswapd's own reclaim stays where the record
- *   put it (RECLAIM_ACTIVE is only ever added), and what the added
- *   direct reclaims free is no page the trace knows.
+ *   the record made at or under min is left out where this replay's
+ *   zone has more free pages than the record's had. Where it stops:
+ *   the trace has no LRU, no kswapd state, no highatomic reserve and
+ *   no request's gfp flags, so kswapd's own reclaim stays where the
+ *   record put it (RECLAIM_ACTIVE is only ever added), the added direct
+ *   reclaims free pages the trace never saw, a drain over min (a
+ *   high-order request's, compaction's) stays as given, and the order
+ *   of allocations and frees is the record's even where kswapd would
+ *   have cut in sooner (docs/ACCURACY.md, "Reclaim").
  * - 7.x's chunked commit flush is never cut short: a failed pcp trylock
  *   or a migration between chunks (free_frozen_page_commit() returning
  *   false) is not in the trace. ALLOC_NOLOCK's failed zone trylock in

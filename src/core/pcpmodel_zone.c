@@ -197,18 +197,20 @@ void pcpm_zone_snapshot(struct pcpmodel *m, unsigned int zone, uint64_t t,
 }
 
 /*
- * A recorded drain under the low watermark is taken for direct
- * reclaim's: it happens here if this replay's zone has no more free
- * pages than the reference's had (the record's retry failed there).
- * Over low it is someone else's (compaction, isolation, hotplug, a
- * sysctl): as given.
+ * A recorded drain with the reference's zone at or under min is taken
+ * for direct reclaim's, its retry failing on the watermark: it happens
+ * here if this replay's zone has no more free pages than the
+ * reference's had. Over min it is one the free pages do not explain: a
+ * high-order request finding no free block of its order, a highatomic
+ * reserve the trace does not hold, compaction, isolation, hotplug, a
+ * sysctl (the trace has no caller): as given.
  */
 bool pcpm_zone_keep_drain(struct pcpmodel *m, unsigned int zone)
 {
 	struct pcpm_zone *z = &m->zones[zone];
 	const struct pcpm_wmark *r = ref_of(m, z);
 
-	if (!r || !watermarks(z) || r->free_before > wmark(z->st.wmark_low) ||
+	if (!r || !watermarks(z) || r->free_before > wmark(z->st.wmark_min) ||
 	    z->w.free <= r->free_before)
 		return true;
 	m->res.drains_dropped++;
