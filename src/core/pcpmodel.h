@@ -55,16 +55,14 @@
  *   (RECLAIM_ACTIVE from the next event) and sleeps over high; an
  *   allocation at or under min enters direct reclaim, which frees
  *   SWAP_CLUSTER_MAX order-0 pages onto the lists and drains every
- *   pageset when that leaves the zone at or under min; a recorded drain
- *   the record made at or under min is left out where this replay's
- *   zone has more free pages than the record's had. Where it stops:
- *   the trace has no LRU, no kswapd state, no highatomic reserve and
- *   no request's gfp flags, so kswapd's own reclaim stays where the
- *   record put it (RECLAIM_ACTIVE is only ever added), the added direct
- *   reclaims free pages the trace never saw, a drain over min (a
- *   high-order request's, compaction's) stays as given, and the order
- *   of allocations and frees is the record's even where kswapd would
- *   have cut in sooner (docs/ACCURACY.md, "Reclaim").
+ *   pageset when that leaves the zone at or under min. Where it stops:
+ *   the trace has no LRU, no kswapd state, no highatomic reserve, no
+ *   request's gfp flags and no drain's caller, so kswapd's own reclaim
+ *   stays where the record put it (RECLAIM_ACTIVE is only ever added),
+ *   the added direct reclaims free pages the trace never saw, every
+ *   recorded drain stays as given, and the order of allocations and
+ *   frees is the record's even where kswapd would have cut in sooner
+ *   (docs/ACCURACY.md, "Reclaim").
  * - 7.x's chunked commit flush is never cut short: a failed pcp trylock
  *   or a migration between chunks (free_frozen_page_commit() returning
  *   false) is not in the trace. ALLOC_NOLOCK's failed zone trylock in
@@ -434,15 +432,13 @@ struct pcpmodel_result {
 	uint64_t high_drift_abs_sum, high_drift_abs_max;
 	uint64_t snapshots_inconsistent; /* lists not summing to count */
 	/*
-	 * Against a reference (pcpmodel_set_reference()): direct reclaims
-	 * this replay entered where the reference did not, and the
-	 * reverse; the drain_all_pages() it added after them (drain_calls
-	 * has their drain_pages_zone() calls as PCPM_DRAIN_ALL) and the
-	 * recorded drains it left out; the pages the added reclaims freed
+	 * Against a reference (pcpmodel_set_reference()): allocations that
+	 * entered direct reclaim in this replay and not in the reference,
+	 * the pages those reclaims freed, and the drain_all_pages() added
+	 * after them (drain_calls has their drain_pages_zone() calls as
+	 * PCPM_DRAIN_ALL)
 	 */
-	uint64_t reclaim_added, reclaim_dropped;
-	uint64_t drains_added, drains_dropped;
-	uint64_t reclaim_pages;
+	uint64_t reclaim_added, reclaim_pages, drains_added;
 	size_t series_len;
 	uint64_t series_dropped; /* points past series_cap */
 };
@@ -470,8 +466,9 @@ void pcpmodel_replay(struct pcpmodel *m, const struct pcpmodel_stream *s);
 /*
  * ref replays the same stream at the recorded scale, each event applied
  * to it before this model: where the free pages this model's lists leave
- * a zone cross a watermark the reference's do not, the zone's flags,
- * direct reclaim and drains move from the record (pcpmodel.h's head).
+ * a zone cross a watermark the reference's do not, the zone's flags and
+ * direct reclaim (with its drains) move from the record (pcpmodel.h's
+ * head).
  * NULL: as recorded. -EINVAL for a model of other CPUs or zones, or m.
  */
 int pcpmodel_set_reference(struct pcpmodel *m, const struct pcpmodel *ref);

@@ -392,15 +392,8 @@ static void cpu_dead(struct pcpmodel *m, unsigned int cpu)
 	}
 }
 
-static void drain(struct pcpmodel *m, const struct pcpmodel_event *ev,
-		  struct pcpm_pcp *pcp)
+static void drain(struct pcpmodel *m, struct pcpm_pcp *pcp, int reason)
 {
-	int reason = ev->reason;
-
-	/* hotplug's and NUMA vmstat's drains are not reclaim's */
-	if (reason != PCPM_DRAIN_CPU_DEAD && reason != PCPM_DRAIN_NUMA_REMOTE &&
-	    !pcpm_zone_keep_drain(m, ev->zone))
-		return;
 	m->res.drain_calls[reason]++;
 	if (reason == PCPM_DRAIN_NUMA_REMOTE)
 		pcpm_drain_zone_pages(m, pcp);
@@ -475,7 +468,7 @@ static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
 		if (ev->type == PCPM_EV_DECAY)
 			pcpm_decay(m, pcp);
 		else
-			drain(m, ev, pcp);
+			drain(m, pcp, ev->reason);
 		return 0;
 	case PCPM_EV_CPU_DEAD:
 		cpu_dead(m, ev->cpu);

@@ -44,7 +44,6 @@ struct pcpm_pcp {
 struct pcpm_wmark {
 	bool have_free; /* a watermark read set free */
 	int64_t free; /* NR_FREE_PAGES */
-	int64_t free_before; /* as the current event found it */
 	uint64_t read_ns; /* the last read: its snapshots add their count */
 	bool below_high; /* ZONE_BELOW_HIGH */
 	bool kswapd; /* awake, reclaiming: ZONE_RECLAIM_ACTIVE */
@@ -149,8 +148,6 @@ void pcpm_zone_flushed(struct pcpmodel *m, unsigned int zone);
 void pcpm_zone_read(struct pcpmodel *m, unsigned int zone, uint64_t t);
 void pcpm_zone_snapshot(struct pcpmodel *m, unsigned int zone, uint64_t t,
 			int32_t recorded, int32_t grown);
-/* whether a recorded drain of the zone happens in this replay */
-bool pcpm_zone_keep_drain(struct pcpmodel *m, unsigned int zone);
 bool pcpm_zone_below_high(const struct pcpmodel *m, const struct pcpm_zone *z);
 bool pcpm_zone_reclaim_active(const struct pcpmodel *m,
 			      const struct pcpm_zone *z);

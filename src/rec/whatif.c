@@ -143,9 +143,7 @@ void whatif_figures(const struct pcpmodel_rules *rules,
 	c->x.pcp_events = r->pcp_allocs + r->pcp_frees;
 	c->x.events_below_high = r->events_below_high;
 	c->x.reclaim_added = r->reclaim_added;
-	c->x.reclaim_dropped = r->reclaim_dropped;
 	c->x.drains_added = r->drains_added;
-	c->x.drains_dropped = r->drains_dropped;
 	c->x.snapshots = r->snapshots;
 	c->x.snapshots_drifted = r->snapshots_drifted;
 	c->x.count_drift_max = r->count_drift_abs_max;

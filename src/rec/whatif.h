@@ -49,11 +49,10 @@ struct whatif_extra {
 	/* of those, while the zone was below high or reclaiming */
 	uint64_t events_below_high;
 	/*
-	 * where the scale's free pages move reclaim from the record's
-	 * (pcpmodel_result: reclaim_added...); 0 at the recorded scale
+	 * direct reclaims and drains the scale's free pages add to the
+	 * record's (pcpmodel_result: reclaim_added); 0 at the recorded scale
 	 */
-	uint64_t reclaim_added, reclaim_dropped;
-	uint64_t drains_added, drains_dropped;
+	uint64_t reclaim_added, drains_added;
 	uint64_t snapshots, snapshots_drifted;
 	uint64_t count_drift_max, high_drift_max;
 	double count_drift_mean;

@@ -51,9 +51,7 @@ const struct whatif_row whatif_rows[] = {
 	{ "parked.max", "pages parked, highest", "pages", NULL, WP_EXTRA, 0 },
 	{ "below_high.pct", "pcp events with the zone below high", "%", NULL, WP_EXTRA, WR_REPLAY },
 	{ "reclaim.added", "direct reclaims the scale adds (zone under min)", "", NULL, WP_EXTRA, WR_REPLAY },
-	{ "reclaim.dropped", "direct reclaims the scale spares", "", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drains.added", "drain_all_pages after them", "", NULL, WP_EXTRA, WR_REPLAY },
-	{ "drains.dropped", "recorded drains the scale spares", "", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drift.snapshots_pct", "snapshots the replay drifted at", "%", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drift.count_mean", "its drift of pcp->count, mean", "pages", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drift.count_max", "its drift of pcp->count, largest", "pages", NULL, WP_EXTRA, WR_REPLAY },
@@ -100,11 +98,7 @@ static bool extra(const struct whatif_col *c, const char *key, double *v)
 		  offsetof(struct whatif_extra, count_drift_max) },
 		{ "reclaim.added",
 		  offsetof(struct whatif_extra, reclaim_added) },
-		{ "reclaim.dropped",
-		  offsetof(struct whatif_extra, reclaim_dropped) },
 		{ "drains.added", offsetof(struct whatif_extra, drains_added) },
-		{ "drains.dropped",
-		  offsetof(struct whatif_extra, drains_dropped) },
 	};
 	size_t i;
 

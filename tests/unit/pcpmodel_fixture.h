@@ -86,7 +86,7 @@ void test_pcpmodel_zone_free(void);
 void test_pcpmodel_zone_same_scale(void);
 void test_pcpmodel_zone_kswapd(void);
 void test_pcpmodel_zone_direct_reclaim(void);
-void test_pcpmodel_zone_drain_gate(void);
+void test_pcpmodel_zone_drains_as_given(void);
 void test_pcpmodel_zone_below_high_moved(void);
 
 /* test_pcpmodel_cost.c */

@@ -518,7 +518,7 @@ const struct unit_test pcpmodel_tests[] = {
 	TEST(test_pcpmodel_zone_same_scale),
 	TEST(test_pcpmodel_zone_kswapd),
 	TEST(test_pcpmodel_zone_direct_reclaim),
-	TEST(test_pcpmodel_zone_drain_gate),
+	TEST(test_pcpmodel_zone_drains_as_given),
 	TEST(test_pcpmodel_zone_below_high_moved),
 	TEST(test_pcpmodel_cost_table),
 	TEST(test_pcpmodel_cost_split),
