@@ -414,7 +414,9 @@ static int alloc_or_free(struct pcpmodel *m, const struct pcpmodel_event *ev)
 			return -EINVAL;
 		if (alloc) {
 			m->res.buddy_allocs++;
-			pcpm_zone_alloc(m, ev->cpu, ev->zone, ev->order);
+			if (pcpm_zone_alloc(m, ev->zone, ev->order))
+				pcpm_direct_reclaim(m, ev->cpu, ev->zone,
+						    ev->order);
 		} else {
 			m->res.buddy_frees++;
 		}
@@ -436,7 +438,8 @@ static int alloc_or_free(struct pcpmodel *m, const struct pcpmodel_event *ev)
 		m->res.events_below_high++;
 	if (alloc) {
 		m->res.pcp_allocs++;
-		pcpm_zone_alloc(m, ev->cpu, ev->zone, ev->order);
+		if (pcpm_zone_alloc(m, ev->zone, ev->order))
+			pcpm_direct_reclaim(m, ev->cpu, ev->zone, ev->order);
 		pcpm_alloc(m, pcp, zone, ev->order, pindex, ev->caller);
 	} else {
 		m->res.pcp_frees++;

@@ -4,8 +4,9 @@
  * pcpmodel_replay.c (events, snapshots, hotplug), pcpmodel_policy.c (the rules
  * per kernel version: what to refill, when and how much to flush, decay),
  * pcpmodel_flush.c (free_pcppages_bulk(), the drains, and what every
- * locked call and flush adds to the result) and pcpmodel_zone.c (the
- * zone's free pages and the reclaim they set off).
+ * locked call and flush adds to the result), pcpmodel_zone.c (the
+ * zone's free pages and the reclaim they set off) and pcpmodel_reclaim.c
+ * (the direct reclaim it adds).
  */
 #ifndef PCPTOP_PCPMODEL_STATE_H
 #define PCPTOP_PCPMODEL_STATE_H
@@ -139,9 +140,14 @@ void pcpm_drain_zone_pages(struct pcpmodel *m, struct pcpm_pcp *pcp);
 void pcpm_zone_event(struct pcpmodel *m, unsigned int zone);
 /* pages leave (< 0) or reach the buddy lists */
 void pcpm_zone_move(struct pcpmodel *m, unsigned int zone, int64_t pages);
-/* get_page_from_freelist()'s watermark checks, before rmqueue() */
-void pcpm_zone_alloc(struct pcpmodel *m, unsigned int cpu, unsigned int zone,
-		     int order);
+/*
+ * get_page_from_freelist()'s watermark checks, before rmqueue(): whether
+ * this replay enters direct reclaim where its reference does not
+ */
+bool pcpm_zone_alloc(struct pcpmodel *m, unsigned int zone, int order);
+/* whether an order-n allocation fails the min watermark */
+bool pcpm_zone_under_min(const struct pcpmodel *m, unsigned int zone,
+			 int order);
 /* after a commit's flush: ZONE_BELOW_HIGH cleared above high */
 void pcpm_zone_flushed(struct pcpmodel *m, unsigned int zone);
 /* a watermark read at t, and a pageset's count read with it */
@@ -151,6 +157,10 @@ void pcpm_zone_snapshot(struct pcpmodel *m, unsigned int zone, uint64_t t,
 bool pcpm_zone_below_high(const struct pcpmodel *m, const struct pcpm_zone *z);
 bool pcpm_zone_reclaim_active(const struct pcpmodel *m,
 			      const struct pcpm_zone *z);
+
+/* pcpmodel_reclaim.c: the direct reclaim pcpm_zone_alloc() asked for */
+void pcpm_direct_reclaim(struct pcpmodel *m, unsigned int cpu,
+			 unsigned int zone, int order);
 
 /* pcpmodel_policy.c: the rules per kernel version */
 void pcpm_alloc(struct pcpmodel *m, struct pcpm_pcp *pcp,

@@ -4,7 +4,9 @@
  * kernel decides from them: ZONE_BELOW_HIGH (get_page_from_freelist()
  * and free_unref_page_commit(), 6.7+), kswapd's ZONE_RECLAIM_ACTIVE
  * (balance_pgdat()), direct reclaim and its drain_all_pages()
- * (__alloc_pages_direct_reclaim()). Every model works these out; only a
+ * (__alloc_pages_direct_reclaim(), done in pcpmodel_reclaim.c, which
+ * calls the policy: this file calls no other). Every model works these
+ * out; only a
  * model given a reference (the replay at the recorded scale) uses them,
  * and only where its own and the reference's disagree: the record is the
  * truth at the recorded scale, and the scale moves a decision only where
@@ -20,12 +22,6 @@
 #include <errno.h>
 
 #include "pcpmodel_state.h"
-
-/*
- * SWAP_CLUSTER_MAX: try_to_free_pages()'s nr_to_reclaim, the pages a
- * direct reclaim frees before get_page_from_freelist() tries again
- */
-#define PCPM_RECLAIM_CLUSTER 32
 
 /* the reference's view of the same zone, when both have free pages */
 static const struct pcpm_wmark *ref_of(const struct pcpmodel *m,
@@ -47,6 +43,12 @@ static bool watermarks(const struct pcpm_zone *z)
 static int64_t wmark(uint64_t v)
 {
 	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+/* an order-n request needs 2^n - 1 pages beyond the mark */
+static int64_t need_of(int order)
+{
+	return ((int64_t)1 << order) - 1;
 }
 
 /* pgdat_balanced(): kswapd goes back to sleep once the zone is over high */
@@ -88,74 +90,36 @@ static int64_t pcp_pages(const struct pcpmodel *m, unsigned int zone)
 }
 
 /*
- * drain_all_pages(NULL): every CPU's pageset of every zone; the kernel
- * skips CPUs whose pagesets are all empty, and drain_pages_zone() on an
- * empty one takes no lock, so calls on empty pagesets are not counted
- */
-static void drain_all(struct pcpmodel *m)
-{
-	unsigned int cpu, zone;
-
-	m->res.drains_added++;
-	for (cpu = 0; cpu < m->cfg.nr_cpus; cpu++)
-		for (zone = 0; zone < m->cfg.nr_zones; zone++) {
-			struct pcpm_pcp *pcp = pcpm_pcp_of(m, cpu, zone);
-
-			if (!pcp->seeded || !pcp->count)
-				continue;
-			m->res.drain_calls[PCPM_DRAIN_ALL]++;
-			pcpm_drain_pages_zone(m, pcp);
-		}
-}
-
-/*
- * __alloc_pages_direct_reclaim() where the reference did not enter it:
- * the pages reclaimed go to this CPU's lists as order-0 movable frees
- * (page cache, free_unref_folios()), then get_page_from_freelist()
- * tries again and, failing the min watermark, drain_all_pages()
- */
-static void direct_reclaim(struct pcpmodel *m, unsigned int cpu,
-			   unsigned int zone, int64_t need)
-{
-	struct pcpm_pcp *pcp = pcpm_pcp_of(m, cpu, zone);
-	struct pcpm_zone *z = &m->zones[zone];
-	int pindex = pcpm_pindex(m, 0, PCPM_MIGRATE_MOVABLE);
-	int i;
-
-	m->res.reclaim_added++;
-	if (!pcp->seeded || pindex < 0)
-		return;
-	for (i = 0; i < PCPM_RECLAIM_CLUSTER; i++)
-		pcpm_commit(m, pcp, z, 0, pindex, PCPM_CALLER_PLAIN);
-	m->res.reclaim_pages += PCPM_RECLAIM_CLUSTER;
-	if (z->w.free - need <= wmark(z->st.wmark_min))
-		drain_all(m);
-}
-
-/*
  * get_page_from_freelist() for one allocation, before rmqueue(): under
  * the high watermark it sets BELOW_HIGH; failing low (ALLOC_WMARK_LOW),
  * the slow path wakes kswapd; failing min, it reclaims directly. An
  * order-n request needs 2^n - 1 pages beyond the mark (the free block of
  * that order is taken to exist); no highatomic or CMA reserve is known.
+ * Whether this replay reclaims where its reference does not.
  */
-void pcpm_zone_alloc(struct pcpmodel *m, unsigned int cpu, unsigned int zone,
-		     int order)
+bool pcpm_zone_alloc(struct pcpmodel *m, unsigned int zone, int order)
 {
 	struct pcpm_zone *z = &m->zones[zone];
-	int64_t need = ((int64_t)1 << order) - 1;
 	const struct pcpm_wmark *r;
 
 	if (!watermarks(z))
-		return;
-	if (z->w.free - need <= wmark(z->st.wmark_high))
+		return false;
+	if (z->w.free - need_of(order) <= wmark(z->st.wmark_high))
 		z->w.below_high = true;
-	if (z->w.free - need <= wmark(z->st.wmark_low) && !z->w.kswapd)
+	if (z->w.free - need_of(order) <= wmark(z->st.wmark_low) &&
+	    !z->w.kswapd)
 		z->w.kswapd_woken = true;
-	z->w.direct = z->w.free - need <= wmark(z->st.wmark_min);
+	z->w.direct = pcpm_zone_under_min(m, zone, order);
 	r = ref_of(m, z);
-	if (r && z->w.direct && !r->direct)
-		direct_reclaim(m, cpu, zone, need);
+	return r && z->w.direct && !r->direct;
+}
+
+bool pcpm_zone_under_min(const struct pcpmodel *m, unsigned int zone, int order)
+{
+	const struct pcpm_zone *z = &m->zones[zone];
+
+	return watermarks(z) &&
+	       z->w.free - need_of(order) <= wmark(z->st.wmark_min);
 }
 
 void pcpm_zone_flushed(struct pcpmodel *m, unsigned int zone)
