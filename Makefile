@@ -430,7 +430,9 @@ check: deps
 # guest instructions added on Debian's kernels under qemu -icount, and
 # reference 000's run repeated five times per configuration, its disk as
 # fast as the host's and as slow as an SD card, and power cuts with and
-# without --sync (about 35 minutes, then about 100 for the rehearsal's)
+# without --sync (about 35 minutes, then about 100 for the rehearsal's),
+# and what-if's predictions across scales of that run, each scale's trace
+# against the other's boot (tests/whatif/bonnie.sh, about 5 minutes)
 # ab.sh's A: the last commit before the wall-time figures (issue 29), whose
 # default mode the current one is held to (docs/PERFORMANCE.md)
 AB_REV ?= 36423e0
@@ -452,6 +454,7 @@ bench: deps-all vm-builds all
 	$(Q)tests/bench/rehearsal.sh | tee $(OUTPUT)/bench/rehearsal.md
 	$(Q)tests/bench/powercut.sh | tee $(OUTPUT)/bench/powercut.md
 	$(Q)tests/bench/trace-rehearsal.sh | tee $(OUTPUT)/bench/trace-rehearsal.md
+	$(Q)tests/whatif/bonnie.sh | tee $(OUTPUT)/bench/whatif-bonnie.md
 	$(Q)tests/soak/exporter.sh | tee $(OUTPUT)/bench/exporter.md
 
 # regenerate vmlinux/*/vmlinux.h from Debian's 6.12 kernel images

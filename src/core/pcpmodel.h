@@ -43,12 +43,26 @@
  * - zone->lock is never contended: a call is one acquisition, and what
  *   it costs is what the recording's calls of its size cost
  *   (pcpmodel_cost_table()).
- * - ZONE_BELOW_HIGH and ZONE_RECLAIM_ACTIVE come from the trace's zone
- *   states only. The kernel sets BELOW_HIGH in get_page_from_freelist()
- *   and clears it after a commit flush that lifts the zone over its high
- *   watermark; at another scale both happen at other moments, which the
- *   model does not predict (result.events_below_high says how much of
- *   the trace ran in that regime).
+ * - ZONE_BELOW_HIGH, ZONE_RECLAIM_ACTIVE and drains come from the trace.
+ *   Given a reference (pcpmodel_set_reference(): the same trace replayed
+ *   at the recorded scale alongside), the model moves them where the
+ *   free pages its lists leave the zone cross a watermark the record's
+ *   did not (pcpmodel_zone.c): free pages are the last watermark read's
+ *   NR_FREE_PAGES plus the pcp count read with it, less this replay's
+ *   count, moved by every refill, bulk free and buddy-path page since;
+ *   BELOW_HIGH is set by an allocation at or under the high watermark
+ *   and cleared by a commit flush over it; kswapd wakes at or under low
+ *   (RECLAIM_ACTIVE from the next event) and sleeps over high; an
+ *   allocation at or under min enters direct reclaim, which frees
+ *   SWAP_CLUSTER_MAX order-0 pages onto the lists and drains every
+ *   pageset when that leaves the zone at or under min. Where it stops:
+ *   the trace has no LRU, no kswapd state, no highatomic reserve, no
+ *   request's gfp flags and no drain's caller, so kswapd's own reclaim
+ *   stays where the record put it (RECLAIM_ACTIVE is only ever added),
+ *   the added direct reclaims free pages the trace never saw, every
+ *   recorded drain stays as given, and the order of allocations and
+ *   frees is the record's even where kswapd would have cut in sooner
+ *   (docs/ACCURACY.md, "Reclaim").
  * - 7.x's chunked commit flush is never cut short: a failed pcp trylock
  *   or a migration between chunks (free_frozen_page_commit() returning
  *   false) is not in the trace. ALLOC_NOLOCK's failed zone trylock in
@@ -417,6 +431,14 @@ struct pcpmodel_result {
 	uint64_t count_drift_abs_sum, count_drift_abs_max;
 	uint64_t high_drift_abs_sum, high_drift_abs_max;
 	uint64_t snapshots_inconsistent; /* lists not summing to count */
+	/*
+	 * Against a reference (pcpmodel_set_reference()): allocations that
+	 * entered direct reclaim in this replay and not in the reference,
+	 * the pages those reclaims freed, and the drain_all_pages() added
+	 * after them (drain_calls has their drain_pages_zone() calls as
+	 * PCPM_DRAIN_ALL)
+	 */
+	uint64_t reclaim_added, reclaim_pages, drains_added;
 	size_t series_len;
 	uint64_t series_dropped; /* points past series_cap */
 };
@@ -440,6 +462,22 @@ int pcpmodel_apply(struct pcpmodel *m, const struct pcpmodel_event *ev,
 		   const struct pcpmodel_stream *payloads);
 /* every event of a stream; rejected ones are counted, not fatal */
 void pcpmodel_replay(struct pcpmodel *m, const struct pcpmodel_stream *s);
+
+/*
+ * ref replays the same stream at the recorded scale, each event applied
+ * to it before this model: where the free pages this model's lists leave
+ * a zone cross a watermark the reference's do not, the zone's flags and
+ * direct reclaim (with its drains) move from the record (pcpmodel.h's
+ * head).
+ * NULL: as recorded. -EINVAL for a model of other CPUs or zones, or m.
+ */
+int pcpmodel_set_reference(struct pcpmodel *m, const struct pcpmodel *ref);
+/*
+ * a zone's free pages as the replay's lists leave them (NR_FREE_PAGES);
+ * -ENODATA before the trace's first watermark read
+ */
+int pcpmodel_zone_free(const struct pcpmodel *m, unsigned int zone,
+		       int64_t *free);
 
 /* seed (or overwrite) one pageset's state, as a first snapshot does */
 int pcpmodel_set_pcp(struct pcpmodel *m, unsigned int cpu, unsigned int zone,

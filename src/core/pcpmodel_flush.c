@@ -79,6 +79,8 @@ int pcpm_bulk_free(struct pcpmodel *m, struct pcpm_pcp *pcp, int count,
 	int freed = walk_lists(m, pcp, count, pindex);
 	int slot = hist_slot_of(freed);
 
+	pcpm_zone_move(m, pcpm_zone_of(m, pcp), freed);
+
 	/* the lock is taken even for nothing: the guard comes first */
 	r->bulk_calls++;
 	if ((uint64_t)asked > r->bulk_asked_max)
@@ -125,6 +127,7 @@ void pcpm_refill(struct pcpmodel *m, struct pcpm_pcp *pcp, int pindex,
 
 	pcp->entries[pindex] += entries;
 	pcp->count += entries << order;
+	pcpm_zone_move(m, pcpm_zone_of(m, pcp), -(int64_t)pages);
 	r->refill_calls++;
 	r->refill_pages += pages;
 	r->refill_pages_hist[hist_slot_of(pages)]++;

@@ -10,14 +10,15 @@
  */
 #include "pcpmodel_state.h"
 
-static bool below_high(const struct pcpm_zone *zone)
+static bool below_high(const struct pcpmodel *m, const struct pcpm_zone *zone)
 {
-	return zone->st.below_high;
+	return pcpm_zone_below_high(m, zone);
 }
 
-static bool reclaim_active(const struct pcpm_zone *zone)
+static bool reclaim_active(const struct pcpmodel *m,
+			   const struct pcpm_zone *zone)
 {
-	return zone->st.reclaim_active;
+	return pcpm_zone_reclaim_active(m, zone);
 }
 
 /*
@@ -52,7 +53,7 @@ static int nr_pcp_alloc(const struct pcpmodel *m, struct pcpm_pcp *pcp,
 		batch = base_batch;
 	else
 		batch = base_batch << pcp->alloc_factor;
-	if (pcp->high_min != pcp->high_max && !below_high(zone))
+	if (pcp->high_min != pcp->high_max && !below_high(m, zone))
 		high = pcp->high = pcpm_min(high + batch, pcp->high_max);
 	if (!order) {
 		max_nr_alloc =
@@ -93,12 +94,12 @@ void pcpm_alloc(struct pcpmodel *m, struct pcpm_pcp *pcp,
 }
 
 /* v6.1 nr_pcp_high(): a fixed high, batch * 4 under reclaim */
-static int nr_pcp_high_v61(const struct pcpm_pcp *pcp,
+static int nr_pcp_high_v61(const struct pcpmodel *m, const struct pcpm_pcp *pcp,
 			   const struct pcpm_zone *zone, bool free_high)
 {
 	if (!pcp->high || free_high)
 		return 0;
-	if (!reclaim_active(zone))
+	if (!reclaim_active(m, zone))
 		return pcp->high;
 	return pcpm_min(pcp->batch << 2, pcp->high);
 }
@@ -136,7 +137,7 @@ static void commit_v61(struct pcpmodel *m, struct pcpm_pcp *pcp,
 {
 	bool free_high = pcp->free_factor && order &&
 			 order <= PCPM_COSTLY_ORDER;
-	int high = nr_pcp_high_v61(pcp, zone, free_high);
+	int high = nr_pcp_high_v61(m, pcp, zone, free_high);
 	struct pcpm_flush f;
 
 	if (pcp->count < high)
@@ -168,14 +169,14 @@ static int nr_pcp_high(struct pcpmodel *m, struct pcpm_pcp *pcp,
 		m->res.free_high_high_cut += high - pcp->high;
 		return 0;
 	}
-	if (reclaim_active(zone)) {
+	if (reclaim_active(m, zone)) {
 		free_count = pcpm_max(pcp->free_count, batch);
 		pcp->high = pcpm_max(high - free_count, pcp->high_min);
 		return pcpm_min(batch << 2, pcp->high);
 	}
 	if (pcp->high_min == pcp->high_max)
 		return high;
-	if (below_high(zone)) {
+	if (below_high(m, zone)) {
 		free_count = pcpm_max(pcp->free_count, batch);
 		pcp->high = pcpm_max(high - free_count, pcp->high_min);
 		high = pcpm_max(pcp->count, pcp->high_min);
@@ -271,6 +272,7 @@ static void commit_v67(struct pcpmodel *m, struct pcpm_pcp *pcp,
 		}
 	}
 	pcpm_flush_end(m, &f);
+	pcpm_zone_flushed(m, pcpm_zone_of(m, pcp));
 }
 
 /*

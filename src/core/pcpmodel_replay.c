@@ -329,14 +329,20 @@ static int snapshot(struct pcpmodel *m, const struct pcpmodel_event *ev,
 {
 	struct pcpm_pcp *pcp = pcpm_pcp_of(m, ev->cpu, ev->zone);
 	struct pcpmodel_result *r = &m->res;
+	int32_t before = pcp->seeded ? pcp->count : 0;
 	uint64_t dc, dh;
 	int err;
 
 	err = check_state(st);
 	if (err)
 		return err;
-	if (!pcp->seeded)
-		return pcpmodel_set_pcp(m, ev->cpu, ev->zone, st);
+	if (!pcp->seeded) {
+		err = pcpmodel_set_pcp(m, ev->cpu, ev->zone, st);
+		if (!err)
+			pcpm_zone_snapshot(m, ev->zone, ev->time_ns, st->count,
+					   pcp->count - before);
+		return err;
+	}
 	series_add(m, ev, pcp, st);
 	r->snapshots++;
 	dc = abs_diff(pcp->count, st->count);
@@ -360,11 +366,13 @@ static int snapshot(struct pcpmodel *m, const struct pcpmodel_event *ev,
 		pcp->high_max = st->high_max;
 	}
 	pcp->batch = st->batch;
-	if (!m->cfg.resync)
-		return 0;
-	load_state(pcp, st);
-	if (load_lists(m, pcp, st))
-		r->snapshots_inconsistent++;
+	if (m->cfg.resync) {
+		load_state(pcp, st);
+		if (load_lists(m, pcp, st))
+			r->snapshots_inconsistent++;
+	}
+	pcpm_zone_snapshot(m, ev->zone, ev->time_ns, st->count,
+			   pcp->count - before);
 	return 0;
 }
 
@@ -402,10 +410,18 @@ static int alloc_or_free(struct pcpmodel *m, const struct pcpmodel_event *ev)
 	int pindex;
 
 	if (ev->path == PCPM_PATH_BUDDY) {
-		if (alloc)
+		if (ev->order > PCPM_BUDDY_ORDER_MAX)
+			return -EINVAL;
+		if (alloc) {
 			m->res.buddy_allocs++;
-		else
+			if (pcpm_zone_alloc(m, ev->zone, ev->order))
+				pcpm_direct_reclaim(m, ev->cpu, ev->zone,
+						    ev->order);
+		} else {
 			m->res.buddy_frees++;
+		}
+		pcpm_zone_move(m, ev->zone,
+			       alloc ? -(1LL << ev->order) : 1LL << ev->order);
 		return 0;
 	}
 	if (ev->path != PCPM_PATH_PCP || ev->caller >= NR_PCPM_CALLER)
@@ -422,6 +438,8 @@ static int alloc_or_free(struct pcpmodel *m, const struct pcpmodel_event *ev)
 		m->res.events_below_high++;
 	if (alloc) {
 		m->res.pcp_allocs++;
+		if (pcpm_zone_alloc(m, ev->zone, ev->order))
+			pcpm_direct_reclaim(m, ev->cpu, ev->zone, ev->order);
 		pcpm_alloc(m, pcp, zone, ev->order, pindex, ev->caller);
 	} else {
 		m->res.pcp_frees++;
@@ -434,6 +452,10 @@ static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
 		    const struct pcpmodel_stream *pl)
 {
 	struct pcpm_pcp *pcp;
+	int err;
+
+	if (ev->type != PCPM_EV_CPU_DEAD && ev->type != PCPM_EV_CPU_ONLINE)
+		pcpm_zone_event(m, ev->zone);
 
 	switch (ev->type) {
 	case PCPM_EV_ALLOC:
@@ -464,8 +486,12 @@ static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
 	case PCPM_EV_ZONE_STATE:
 		if (!pl || ev->payload >= pl->nr_zone_states)
 			return -EINVAL;
-		return pcpmodel_set_zone(m, ev->zone,
-					 &pl->zone_states[ev->payload]);
+		err = pcpmodel_set_zone(m, ev->zone,
+					&pl->zone_states[ev->payload]);
+		if (!err &&
+		    (pl->zone_states[ev->payload].fields & PCPM_ZFIELD_WMARK))
+			pcpm_zone_read(m, ev->zone, ev->time_ns);
+		return err;
 	default:
 		return -EINVAL;
 	}

@@ -2,9 +2,11 @@
 /*
  * The replay model's own state, shared by its files and by nothing else:
  * pcpmodel_replay.c (events, snapshots, hotplug), pcpmodel_policy.c (the rules
- * per kernel version: what to refill, when and how much to flush, decay)
- * and pcpmodel_flush.c (free_pcppages_bulk(), the drains, and what every
- * locked call and flush adds to the result).
+ * per kernel version: what to refill, when and how much to flush, decay),
+ * pcpmodel_flush.c (free_pcppages_bulk(), the drains, and what every
+ * locked call and flush adds to the result), pcpmodel_zone.c (the
+ * zone's free pages and the reclaim they set off) and pcpmodel_reclaim.c
+ * (the direct reclaim it adds).
  */
 #ifndef PCPTOP_PCPMODEL_STATE_H
 #define PCPTOP_PCPMODEL_STATE_H
@@ -13,6 +15,12 @@
 #include <stdint.h>
 
 #include "pcpmodel.h"
+
+/*
+ * A buddy-path event's order: MAX_PAGE_ORDER is 10 on 4 KiB pages and
+ * up to 15 with 64 KiB ones; past this it is no order the trace holds
+ */
+#define PCPM_BUDDY_ORDER_MAX 30
 
 /* one CPU's pageset of one zone: struct per_cpu_pages, as modelled */
 struct pcpm_pcp {
@@ -30,9 +38,24 @@ struct pcpm_pcp {
 	int32_t entries[PCPM_NR_SLOTS];
 };
 
+/*
+ * A zone's free pages as this replay's lists leave them, and what the
+ * allocator and kswapd decide from them (pcpmodel_zone.c)
+ */
+struct pcpm_wmark {
+	bool have_free; /* a watermark read set free */
+	int64_t free; /* NR_FREE_PAGES */
+	uint64_t read_ns; /* the last read: its snapshots add their count */
+	bool below_high; /* ZONE_BELOW_HIGH */
+	bool kswapd; /* awake, reclaiming: ZONE_RECLAIM_ACTIVE */
+	bool kswapd_woken; /* by the current event: awake from the next */
+	bool direct; /* the current allocation entered direct reclaim */
+};
+
 struct pcpm_zone {
 	struct pcpmodel_zone_state st;
 	bool seeded;
+	struct pcpm_wmark w;
 };
 
 struct pcpmodel {
@@ -41,6 +64,8 @@ struct pcpmodel {
 	bool *cpu_offline;
 	struct pcpm_zone zones[PCPTOP_MAX_ZONES];
 	struct pcpmodel_result res;
+	/* the replay at the recorded scale: pcpmodel_set_reference() */
+	const struct pcpmodel *ref;
 };
 
 /* a flush being made: who decided it, what its chunks freed so far */
@@ -54,6 +79,12 @@ static inline struct pcpm_pcp *pcpm_pcp_of(struct pcpmodel *m, unsigned int cpu,
 					   unsigned int zone)
 {
 	return &m->pcps[(size_t)cpu * m->cfg.nr_zones + zone];
+}
+
+static inline unsigned int pcpm_zone_of(const struct pcpmodel *m,
+					const struct pcpm_pcp *pcp)
+{
+	return (unsigned int)((size_t)(pcp - m->pcps) % m->cfg.nr_zones);
 }
 
 static inline int pcpm_min(int a, int b)
@@ -100,6 +131,36 @@ void pcpm_refill(struct pcpmodel *m, struct pcpm_pcp *pcp, int pindex,
 		 int order, int entries);
 void pcpm_drain_pages_zone(struct pcpmodel *m, struct pcpm_pcp *pcp);
 void pcpm_drain_zone_pages(struct pcpmodel *m, struct pcpm_pcp *pcp);
+
+/*
+ * pcpmodel_zone.c: the free pages the lists leave the zone, the flags
+ * and reclaim they set off, and, against a reference, where they move
+ * the record's decisions
+ */
+void pcpm_zone_event(struct pcpmodel *m, unsigned int zone);
+/* pages leave (< 0) or reach the buddy lists */
+void pcpm_zone_move(struct pcpmodel *m, unsigned int zone, int64_t pages);
+/*
+ * get_page_from_freelist()'s watermark checks, before rmqueue(): whether
+ * this replay enters direct reclaim where its reference does not
+ */
+bool pcpm_zone_alloc(struct pcpmodel *m, unsigned int zone, int order);
+/* whether an order-n allocation fails the min watermark */
+bool pcpm_zone_under_min(const struct pcpmodel *m, unsigned int zone,
+			 int order);
+/* after a commit's flush: ZONE_BELOW_HIGH cleared above high */
+void pcpm_zone_flushed(struct pcpmodel *m, unsigned int zone);
+/* a watermark read at t, and a pageset's count read with it */
+void pcpm_zone_read(struct pcpmodel *m, unsigned int zone, uint64_t t);
+void pcpm_zone_snapshot(struct pcpmodel *m, unsigned int zone, uint64_t t,
+			int32_t recorded, int32_t grown);
+bool pcpm_zone_below_high(const struct pcpmodel *m, const struct pcpm_zone *z);
+bool pcpm_zone_reclaim_active(const struct pcpmodel *m,
+			      const struct pcpm_zone *z);
+
+/* pcpmodel_reclaim.c: the direct reclaim pcpm_zone_alloc() asked for */
+void pcpm_direct_reclaim(struct pcpmodel *m, unsigned int cpu,
+			 unsigned int zone, int order);
 
 /* pcpmodel_policy.c: the rules per kernel version */
 void pcpm_alloc(struct pcpmodel *m, struct pcpm_pcp *pcp,

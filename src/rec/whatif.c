@@ -142,6 +142,8 @@ void whatif_figures(const struct pcpmodel_rules *rules,
 	c->x.buddy_takes = r->buddy_allocs + r->buddy_frees;
 	c->x.pcp_events = r->pcp_allocs + r->pcp_frees;
 	c->x.events_below_high = r->events_below_high;
+	c->x.reclaim_added = r->reclaim_added;
+	c->x.drains_added = r->drains_added;
 	c->x.snapshots = r->snapshots;
 	c->x.snapshots_drifted = r->snapshots_drifted;
 	c->x.count_drift_max = r->count_drift_abs_max;
@@ -193,12 +195,35 @@ static void parked_stats(struct whatif_extra *x)
 	x->have_parked = true;
 }
 
+/*
+ * At a scale other than the recorded one, the replay at the recorded
+ * scale runs alongside (pcpmodel_set_reference()): where the pages the
+ * scale's lists hold move the zone across a watermark the record's did
+ * not, the flags, reclaim and drains move with them. At the recorded
+ * scale the two would agree on every event: no reference, the record.
+ */
+static int new_reference(const struct whatif *w,
+			 const struct pcpmodel_config *cfg,
+			 struct pcpmodel **ref)
+{
+	struct pcpmodel_config rc = *cfg;
+
+	*ref = NULL;
+	if (w->recorded_scale < 0 || w->recorded_scale > PCPM_SCALE_MAX ||
+	    w->recorded_scale == cfg->scale)
+		return 0;
+	rc.scale = w->recorded_scale;
+	rc.series = NULL;
+	rc.series_cap = 0;
+	return pcpmodel_new(&rc, ref);
+}
+
 static int replay_one(struct whatif *w, int scale, struct whatif_col *c)
 {
 	const struct rec_trace *t = w->trace;
 	const struct pcpmodel_stream *s = &t->stream;
 	struct pcpmodel_config cfg = { 0 };
-	struct pcpmodel *m;
+	struct pcpmodel *m, *ref;
 	bool counting = false;
 	size_t i;
 	int err, b = 0;
@@ -211,6 +236,14 @@ static int replay_one(struct whatif *w, int scale, struct whatif_col *c)
 	err = pcpmodel_new(&cfg, &m);
 	if (err)
 		return err;
+	err = new_reference(w, &cfg, &ref);
+	if (!err)
+		err = pcpmodel_set_reference(m, ref);
+	if (err) {
+		pcpmodel_free(ref);
+		pcpmodel_free(m);
+		return err;
+	}
 	for (i = 0; i < s->nr_events && in_replay(w, &s->events[i]); i++) {
 		while (b < WHATIF_SERIES_BINS &&
 		       s->events[i].time_ns >= bin_end(w, b))
@@ -220,6 +253,8 @@ static int replay_one(struct whatif *w, int scale, struct whatif_col *c)
 			pcpmodel_restart_count(m);
 			counting = true;
 		}
+		if (ref)
+			pcpmodel_apply(ref, &s->events[i], s);
 		pcpmodel_apply(m, &s->events[i], s);
 	}
 	while (b < WHATIF_SERIES_BINS)
@@ -231,6 +266,7 @@ static int replay_one(struct whatif *w, int scale, struct whatif_col *c)
 	c->scale = scale;
 	whatif_figures(&w->rules, pcpmodel_result(m), c);
 	whatif_price(w, pcpmodel_result(m), c);
+	pcpmodel_free(ref);
 	pcpmodel_free(m);
 	return 0;
 }

@@ -48,6 +48,11 @@ struct whatif_extra {
 	uint64_t pcp_events; /* allocations and frees on the pcp path */
 	/* of those, while the zone was below high or reclaiming */
 	uint64_t events_below_high;
+	/*
+	 * direct reclaims and drains the scale's free pages add to the
+	 * record's (pcpmodel_result: reclaim_added); 0 at the recorded scale
+	 */
+	uint64_t reclaim_added, drains_added;
 	uint64_t snapshots, snapshots_drifted;
 	uint64_t count_drift_max, high_drift_max;
 	double count_drift_mean;

@@ -50,6 +50,8 @@ const struct whatif_row whatif_rows[] = {
 	{ "parked.mean", "pages parked in pcp lists, mean", "pages", NULL, WP_EXTRA, 0 },
 	{ "parked.max", "pages parked, highest", "pages", NULL, WP_EXTRA, 0 },
 	{ "below_high.pct", "pcp events with the zone below high", "%", NULL, WP_EXTRA, WR_REPLAY },
+	{ "reclaim.added", "direct reclaims the scale adds (zone under min)", "", NULL, WP_EXTRA, WR_REPLAY },
+	{ "drains.added", "drain_all_pages after them", "", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drift.snapshots_pct", "snapshots the replay drifted at", "%", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drift.count_mean", "its drift of pcp->count, mean", "pages", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drift.count_max", "its drift of pcp->count, largest", "pages", NULL, WP_EXTRA, WR_REPLAY },
@@ -94,6 +96,9 @@ static bool extra(const struct whatif_col *c, const char *key, double *v)
 		{ "parked.max", offsetof(struct whatif_extra, parked_max) },
 		{ "drift.count_max",
 		  offsetof(struct whatif_extra, count_drift_max) },
+		{ "reclaim.added",
+		  offsetof(struct whatif_extra, reclaim_added) },
+		{ "drains.added", offsetof(struct whatif_extra, drains_added) },
 	};
 	size_t i;
 
@@ -278,6 +283,6 @@ void whatif_below_line(char *buf, size_t len, const struct whatif *w)
 	}
 	snprintf(
 		buf, len,
-		"%.1f %% of the pcp allocations and frees ran with the zone below its high watermark or reclaiming: the replay takes that state from the trace, so there it is weakest",
+		"%.1f %% of the pcp allocations and frees ran with the zone below its high watermark or reclaiming: the replay takes that state from the trace and moves it only where a scale's lists move the zone across a watermark, so there it is weakest",
 		pct(x->events_below_high, x->pcp_events));
 }

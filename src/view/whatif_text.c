@@ -116,7 +116,10 @@ void whatif_text(FILE *f, const struct whatif *w)
 		"\n* the recorded scale. '<=' values are log2 bucket bounds; '-' the column has\n"
 		"no such figure (the recording did not count it, or only a replay knows it);\n"
 		"'~' the recording's estimate (a tracepoint's per-page events grouped into calls).\n"
-		"The replay takes the recorded watermark state and drains as given.\n");
+		"At another scale the zone's watermark flags move, and direct reclaim and its\n"
+		"drains are added, where its lists leave the zone's free pages across a watermark\n"
+		"the recorded scale's replay does not cross; kswapd's own reclaim and the recorded\n"
+		"drains stay where the trace has them.\n");
 	picks(f, w);
 }
 

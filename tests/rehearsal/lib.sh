@@ -217,6 +217,27 @@ rh_run() {
 	rh_collect "$1"
 }
 
+# rh_trace_boots APPEND [MEM_MB]: reference 000's run with APPEND (the
+# guest's --trace, its bonnie++ options) at pcp_batch_scale_max=5 and =0,
+# one boot each and one at a time (two guests on two host cores stretch
+# each other), each recording also as $OUT/suite/sN/t.data, where
+# tests/whatif/run.sh and cross.sh read it; sets bzimage and RH_BONNIE;
+# 1 after saying why not
+rh_trace_boots() {
+	local append=$1 mem=${2:-} s
+	bzimage=$("$root/tests/vm/kernel/build.sh") || { log "kernel build failed"; return 1; }
+	RH_BONNIE=$("$root/tests/vm/bonnie-cpio.sh" amd64) || { log "no bonnie++ for amd64"; return 1; }
+	rh_initrd "$OUT/initrd.cpio.gz" || { log "building the initramfs failed"; return 1; }
+	for s in 5 0; do
+		rh_run "s$s" "$bzimage" "$OUT/initrd.cpio.gz" \
+			"$RH_APPEND $append pcp_batch_scale_max=$s" 0 on "$mem"
+		mkdir -p "$OUT/suite/s$s"
+		rm -f "$OUT/suite/s$s/t.data"
+		cp "$OUT/s$s.data" "$OUT/suite/s$s/t.data" 2>/dev/null
+		log "s$s: $(rh_tagged "$OUT/runs/s$s/console.log" size)"
+	done
+}
+
 # rh_cut NAME KERNEL INITRD APPEND CUT_S: the power cut in $OUT/runs/NAME:
 # bonnie++ recorded to the disk, qemu killed -9 after CUT_S guest seconds
 # of it (console-cut.log), then a boot on the same disk that reads the

@@ -82,8 +82,9 @@ struct pcpmodel *pm_new_seeded_base(enum pcpmodel_ruleset base, int scale,
 }
 
 /* one event of any type: the fields a type does not use stay 0 */
-static int apply(struct pcpmodel *m, int type, unsigned int cpu,
-		 unsigned int zone, int order, int mt, int reason)
+static int apply_path(struct pcpmodel *m, int type, unsigned int cpu,
+		      unsigned int zone, int order, int mt, int reason,
+		      int path)
 {
 	struct pcpmodel_event ev = { 0 };
 
@@ -92,9 +93,15 @@ static int apply(struct pcpmodel *m, int type, unsigned int cpu,
 	ev.zone = zone;
 	ev.order = order;
 	ev.migratetype = mt;
-	ev.path = PCPM_PATH_PCP;
+	ev.path = path;
 	ev.reason = reason;
 	return pcpmodel_apply(m, &ev, NULL);
+}
+
+static int apply(struct pcpmodel *m, int type, unsigned int cpu,
+		 unsigned int zone, int order, int mt, int reason)
+{
+	return apply_path(m, type, cpu, zone, order, mt, reason, PCPM_PATH_PCP);
 }
 
 int pm_alloc(struct pcpmodel *m, int order, int mt)
@@ -105,6 +112,12 @@ int pm_alloc(struct pcpmodel *m, int order, int mt)
 int pm_free(struct pcpmodel *m, int order, int mt)
 {
 	return apply(m, PCPM_EV_FREE, 0, 0, order, mt, 0);
+}
+
+int pm_buddy(struct pcpmodel *m, int type, int order)
+{
+	return apply_path(m, type, 0, 0, order, PCPM_MIGRATE_MOVABLE, 0,
+			  PCPM_PATH_BUDDY);
 }
 
 int pm_frees(struct pcpmodel *m, int n, int order, int mt)

@@ -2,8 +2,8 @@
 /*
  * Small hands for the replay model's tests: a model with one rule set and
  * scale, a pageset seeded with known lists, one event at a time, and the
- * tests of test_pcpmodel_events.c and
- * test_pcpmodel_replay.c, listed in test_pcpmodel.c's table.
+ * tests of test_pcpmodel_events.c, test_pcpmodel_replay.c and
+ * test_pcpmodel_zone.c, listed in test_pcpmodel.c's table.
  */
 #ifndef PCPTOP_PCPMODEL_FIXTURE_H
 #define PCPTOP_PCPMODEL_FIXTURE_H
@@ -42,6 +42,8 @@ struct pcpmodel *pm_new_seeded_base(enum pcpmodel_ruleset base, int scale,
 /* events on CPU 0, zone 0, pcp path */
 int pm_alloc(struct pcpmodel *m, int order, int mt);
 int pm_free(struct pcpmodel *m, int order, int mt);
+/* an ALLOC or a FREE of order on the buddy path, CPU 0, zone 0 */
+int pm_buddy(struct pcpmodel *m, int type, int order);
 /* n of them; the first error, or 0 */
 int pm_frees(struct pcpmodel *m, int n, int order, int mt);
 int pm_allocs(struct pcpmodel *m, int n, int order, int mt);
@@ -78,6 +80,14 @@ void test_pcpmodel_scale_direction(void);
 void test_pcpmodel_identities(void);
 void test_pcpmodel_rejects(void);
 void test_pcpmodel_rules_names(void);
+
+/* test_pcpmodel_zone.c */
+void test_pcpmodel_zone_free(void);
+void test_pcpmodel_zone_same_scale(void);
+void test_pcpmodel_zone_kswapd(void);
+void test_pcpmodel_zone_direct_reclaim(void);
+void test_pcpmodel_zone_drains_as_given(void);
+void test_pcpmodel_zone_below_high_moved(void);
 
 /* test_pcpmodel_cost.c */
 void test_pcpmodel_cost_table(void);
