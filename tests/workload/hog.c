@@ -91,7 +91,8 @@ int main(int argc, char **argv)
 	while ((c = getopt(argc, argv, "f:s:g:h")) != -1) {
 		dst = c == 'f' ? &frag : c == 'g' ? &step : &hold;
 		if (c == 'h' || c == '?' || parse_ulong(optarg, dst)) {
-			fprintf(stderr, "usage: hog -f MIB [-s SECS] | hog -g MIB\n");
+			fprintf(stderr,
+				"usage: hog -f MIB [-s SECS] | hog -g MIB\n");
 			return 2;
 		}
 	}
