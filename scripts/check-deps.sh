@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The dependency rule of CONTRIBUTING.md, checked for every folder of src/:
-#   core    nothing (and bpf/pcptop.h, the maps' layout)
-#   kernel  core (the only folder with libbpf and the skeleton)
-#   rec     core
-#   view    core, rec
-#   report  core, rec, view, and cli.h (the commands' options)
-#   live    core, kernel, rec, view, cli.h (no libbpf header: kernel/ wraps it)
-#   src/    main.c and cli*.c: any
+#   core      nothing (and bpf/pcptop.h, the maps' layout)
+#   kernel    core (the only folder with libbpf and the skeleton)
+#   rec       core
+#   analysis  core, rec
+#   view      core, rec, analysis
+#   report    core, rec, analysis, view, and cli.h (the commands' options)
+#   live      core, kernel, rec, view, cli.h (no libbpf header: kernel/
+#             wraps it)
+#   src/      main.c and cli*.c: any
 # and no circles between files: a header's file may not, through the
 # headers it includes or the functions it calls, come back to itself.
 #
@@ -23,8 +25,9 @@ declare -A may=(
 	[core]="core"
 	[kernel]="core kernel"
 	[rec]="core rec"
-	[view]="core rec view"
-	[report]="core rec view report top"
+	[analysis]="core rec analysis"
+	[view]="core rec analysis view"
+	[report]="core rec analysis view report top"
 	[live]="core kernel rec view live top"
 )
 bad=0
