@@ -6,8 +6,10 @@
 #   kernel    core (the only folder with libbpf and the skeleton)
 #   rec       core
 #   analysis  core, rec
-#   view      core, rec, analysis
-#   report    core, rec, analysis, view, and cli.h (the commands' options)
+#   whatif    core, rec
+#   view      core, rec, analysis, whatif
+#   report    core, rec, analysis, whatif, view, and cli.h (the commands'
+#             options)
 #   live      core, kernel, rec, view, cli.h (no libbpf header: kernel/
 #             wraps it)
 #   src/      main.c and cli*.c: any
@@ -26,8 +28,9 @@ declare -A may=(
 	[kernel]="core kernel"
 	[rec]="core rec"
 	[analysis]="core rec analysis"
-	[view]="core rec analysis view"
-	[report]="core rec analysis view report top"
+	[whatif]="core rec whatif"
+	[view]="core rec analysis whatif view"
+	[report]="core rec analysis whatif view report top"
 	[live]="core kernel rec view live top"
 )
 bad=0
