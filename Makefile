@@ -19,14 +19,18 @@
 #   make V=1             show the commands
 #
 # The source folders carry the dependency rule (CONTRIBUTING.md):
-#   src/core    no libbpf, no curses: what every other folder builds on
-#   src/kernel  the only code that includes libbpf or the skeleton
-#   src/rec     the recording format, on core
-#   src/report  report and diff, on core and rec
-#   src/live    the commands that attach: info, stat, top, record
+#   src/core      no libbpf, no curses: what every other folder builds on
+#   src/kernel    the only code that includes libbpf or the skeleton
+#   src/rec       the recording format, on core
+#   src/analysis  what report and diff make of recordings, on core and rec
+#   src/whatif    whatif's model: a --trace recording replayed, on core and rec
+#   src/view      the outputs, on core, rec, analysis and whatif
+#   src/report    report, diff and whatif, on all of these
+#   src/live      the commands that attach: info, stat, top, record
 # Each folder is compiled with only the include paths it may use, and the
-# unit tests link core, rec, report and the pure parts of kernel and live
-# without libbpf, so a wrong include or call fails the build.
+# unit tests link core, rec, analysis, whatif, view, report and the pure
+# parts of kernel and live without libbpf, so a wrong include or call
+# fails the build.
 
 HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
@@ -108,12 +112,14 @@ OBJDIR := $(OUTPUT)/obj
 CORE_SRCS := $(wildcard src/core/*.c)
 KERNEL_SRCS := $(wildcard src/kernel/*.c)
 REC_SRCS := $(wildcard src/rec/*.c)
+ANALYSIS_SRCS := $(wildcard src/analysis/*.c)
+WHATIF_SRCS := $(wildcard src/whatif/*.c)
 VIEW_SRCS := $(wildcard src/view/*.c)
 REPORT_SRCS := $(wildcard src/report/*.c)
 LIVE_SRCS := $(wildcard src/live/*.c)
 TOP_SRCS := src/main.c src/cli.c src/cli_report.c src/cli_whatif.c
-SRCS := $(CORE_SRCS) $(KERNEL_SRCS) $(REC_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) \
-	$(LIVE_SRCS) $(TOP_SRCS)
+SRCS := $(CORE_SRCS) $(KERNEL_SRCS) $(REC_SRCS) $(ANALYSIS_SRCS) \
+	$(WHATIF_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) $(LIVE_SRCS) $(TOP_SRCS)
 obj = $(patsubst src/%.c,$(OBJDIR)/%.o,$(1))
 OBJS := $(call obj,$(SRCS))
 
@@ -121,14 +127,17 @@ OBJS := $(call obj,$(SRCS))
 INC_core := -Isrc/core -Ibpf
 INC_kernel := $(INC_core) -Isrc/kernel -I$(OUTPUT)
 INC_rec := $(INC_core) -Isrc/rec
-INC_view := $(INC_rec) -Isrc/view
+INC_analysis := $(INC_rec) -Isrc/analysis
+INC_whatif := $(INC_rec) -Isrc/whatif
+INC_view := $(INC_analysis) -Isrc/whatif -Isrc/view
 INC_report := $(INC_view) -Isrc/report -Isrc
 INC_live := $(INC_report) -Isrc/kernel -Isrc/live -I$(OUTPUT)
 INC_top := -Isrc -Isrc/core -Ibpf
 inc_of = $(INC_$(firstword $(subst /, ,$(patsubst src/%,%,$(dir $(1)))) top))
 
 # what the unit tests link: no libbpf, no curses
-PURE_SRCS := $(CORE_SRCS) $(REC_SRCS) $(VIEW_SRCS) $(REPORT_SRCS) src/cli.c src/cli_report.c src/cli_whatif.c \
+PURE_SRCS := $(CORE_SRCS) $(REC_SRCS) $(ANALYSIS_SRCS) $(WHATIF_SRCS) \
+	$(VIEW_SRCS) $(REPORT_SRCS) src/cli.c src/cli_report.c src/cli_whatif.c \
 	src/kernel/btf_cache_key.c src/kernel/btf_relo.c \
 	src/kernel/attach_plan.c src/live/top_rows.c src/live/top_draw.c \
 	src/live/top_frame.c src/live/top_system.c

@@ -2,13 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The dependency rule of CONTRIBUTING.md, checked for every folder of src/:
-#   core    nothing (and bpf/pcptop.h, the maps' layout)
-#   kernel  core (the only folder with libbpf and the skeleton)
-#   rec     core
-#   view    core, rec
-#   report  core, rec, view, and cli.h (the commands' options)
-#   live    core, kernel, rec, view, cli.h (no libbpf header: kernel/ wraps it)
-#   src/    main.c and cli*.c: any
+#   core      nothing (and bpf/pcptop.h, the maps' layout)
+#   kernel    core (the only folder with libbpf and the skeleton)
+#   rec       core
+#   analysis  core, rec
+#   whatif    core, rec
+#   view      core, rec, analysis, whatif
+#   report    core, rec, analysis, whatif, view, and cli.h (the commands'
+#             options)
+#   live      core, kernel, rec, view, cli.h (no libbpf header: kernel/
+#             wraps it)
+#   src/      main.c and cli*.c: any
 # and no circles between files: a header's file may not, through the
 # headers it includes or the functions it calls, come back to itself.
 #
@@ -23,8 +27,10 @@ declare -A may=(
 	[core]="core"
 	[kernel]="core kernel"
 	[rec]="core rec"
-	[view]="core rec view"
-	[report]="core rec view report top"
+	[analysis]="core rec analysis"
+	[whatif]="core rec whatif"
+	[view]="core rec analysis whatif view"
+	[report]="core rec analysis whatif view report top"
 	[live]="core kernel rec view live top"
 )
 bad=0

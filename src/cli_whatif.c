@@ -3,7 +3,7 @@
  * pcptop whatif's options (cli.c holds the other commands'; this one has
  * a file of its own to keep cli.c under the size CONTRIBUTING.md asks).
  * What the values mean is checked where they are used (--scale's list
- * and --rules' name by the model's own parsers, in report/whatif.c);
+ * and --rules' name by the model's own parsers, in report/whatif_cmd.c);
  * here, only what can be said without them.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pcptop whatif: a recording made with --trace, replayed through the pcp
- * policy at every scale asked (rec/whatif.c), printed as a table, JSON
+ * policy at every scale asked (whatif/whatif.c), printed as a table, JSON
  * or an HTML page of the knee; --check holds the replay at the recorded
  * scale against the recording's own counts; --save writes one scale's
  * prediction as a recording, for pcptop diff.

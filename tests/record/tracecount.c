@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What a recording's --trace holds, through the reader whatif uses
- * (src/rec/rectrace.c), for tests/record/trace.sh to compare with the
+ * (src/rec/rectrace_read.c), for tests/record/trace.sh to compare with the
  * kernel's own counts.
  *
  * Usage: tracecount FILE [FROM_NS TO_NS]

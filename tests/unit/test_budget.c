@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The wall-time budget (core/budget.c, rec/budget_run.c) and the words
- * diff opens with (rec/explain_wall.c) on synthetic recordings whose
+ * The wall-time budget (core/budget.c, analysis/budget_run.c) and the words
+ * diff opens with (analysis/explain_wall.c) on synthetic recordings whose
  * /proc/stat states, idle split and command time are set by hand: the
  * parts add up, the waiting time splits by the idle split's shares, each
  * part gets its spread from the intervals, and the first sentence names

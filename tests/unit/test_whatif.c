@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pcptop whatif's model (rec/whatif*.c) on traces built in memory: the
+ * pcptop whatif's model (whatif/whatif*.c) on traces built in memory: the
  * synthetic workload of pcpmodel_synth.c written by a "kernel" model at
  * one scale, its counts standing for the recording's. A hand-worked
  * refill run whose numbers follow mm/page_alloc.c per rule set; the
