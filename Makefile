@@ -460,6 +460,7 @@ bench: deps-all vm-builds all
 	$(Q)tests/bench/ab.sh $(AB_REV) | tee $(OUTPUT)/bench/ab.md
 	$(Q)tests/bench/boards.sh | tee $(OUTPUT)/bench/boards.md
 	$(Q)tests/bench/rows.sh | tee $(OUTPUT)/bench/rows.md
+	$(Q)tests/bench/oracle-boots.sh | tee $(OUTPUT)/bench/oracle-boots.md
 	$(Q)tests/bench/rehearsal.sh | tee $(OUTPUT)/bench/rehearsal.md
 	$(Q)tests/bench/powercut.sh | tee $(OUTPUT)/bench/powercut.md
 	$(Q)tests/bench/trace-rehearsal.sh | tee $(OUTPUT)/bench/trace-rehearsal.md

@@ -21,7 +21,7 @@
 # and prints the zone->lock hold times of scale 0 beside those of scale 5.
 #
 # Usage: tests/oracle/run.sh [-j JOBS] [-b BINDIR] [BOOT...]
-#   BOOT      names from BOOTS below (default: all)
+#   BOOT      names from BOOTS below (default: all but ORACLE_EXCEPT's)
 #   -b DIR    static pcptop and workloads (default build/vm-x86, made by
 #             `make STATIC=1 OUTPUT=build/vm-x86 all`)
 #   -j JOBS   VMs at once (default 2, VMTEST_JOBS)
@@ -152,7 +152,13 @@ while [ $# -gt 0 ]; do
 		;;
 	esac
 done
-[ ${#boots[@]} -gt 0 ] || boots=("${all_boots[@]}")
+if [ ${#boots[@]} -eq 0 ]; then
+	# none named: every boot but ORACLE_EXCEPT's (make test leaves out
+	# tests/oracle/bench-boots, which make bench runs)
+	for b in "${all_boots[@]}"; do
+		[[ " ${ORACLE_EXCEPT:-} " == *" $b "* ]] || boots+=("$b")
+	done
+fi
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || die "bad job count '$JOBS'" 2
 [[ "$TIMEOUT" =~ ^[1-9][0-9]*$ ]] || die "bad VMTEST_TIMEOUT '$TIMEOUT'" 2
 [[ "$RETRIES" =~ ^[1-9][0-9]*$ ]] || die "bad VMTEST_RETRIES '$RETRIES'" 2

@@ -223,8 +223,11 @@ self_miss() {
 # boots of the same workload, docs/ACCURACY.md). WHATIF_REPEAT's scales
 # are booted a second time (OUTDIR sNr) so that each run measures that
 # spread again and prints it: a record for KNOWN_PRED_PAGES_PCT in
-# docs/ACCURACY.md, not a bound that moves with the run
-REPEAT=${WHATIF_REPEAT:-6}
+# docs/ACCURACY.md, not a bound that moves with the run. None by
+# default: the second boot asserts nothing, and make test's budget
+# (issue 30) has no room for a boot that only prints
+# (WHATIF_REPEAT=6 tests/whatif/run.sh measures the spread again)
+REPEAT=${WHATIF_REPEAT:-}
 # the 7.3 boots first: the longer ones, so that two at a time ends even
 boots=()
 for s in "${k73_scales[@]}"; do
