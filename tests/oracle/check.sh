@@ -266,7 +266,8 @@ if have proc; then
 		case "$(pj .kernel.release)" in
 		7.*) read -r _ breaks <<<"$(window proc commit_chunk_breaks)" ;;
 		esac
-		OVER_SPAN=$breaks OVER_WHY="the kernel's chunk breaks (commit_chunk_breaks), each a flush pcptop may see as two" \
+		[ -n "$breaks" ] && breaks=$((breaks + K7_TICK_EDGE))
+		OVER_SPAN=$breaks OVER_WHY="the kernel's chunk breaks (commit_chunk_breaks), each a flush pcptop may see as two, and $K7_TICK_EDGE gaps at the 10 ms edge" \
 			check_count "free_high.count (estimate)" "$(pj "$t.free_high.count")" $P free_high_guess
 		MISS_SPAN=$PAGE_SPAN check_count "free_high.pages (estimate)" "$(pj "$t.free_high.pages")" $P free_high_guess_pages
 		read -r g _ <<<"$(window $P free_high_guess)"
