@@ -443,7 +443,8 @@ check: deps
 # and what-if's predictions across scales of that run, each scale's trace
 # against the other's boot (tests/whatif/bonnie.sh, about 5 minutes)
 # ab.sh's A: the last commit before the wall-time figures (issue 29), whose
-# default mode the current one is held to (docs/PERFORMANCE.md)
+# default mode the current one is held to (docs/PERFORMANCE.md), on the
+# rehearsal's bonnie++ too (bonnie-ext4, a boot of its own a kernel)
 AB_REV ?= 36423e0
 # each script's rows go through tee: without pipefail a failing board row
 # (tests/bench/boards.sh exits 1) would leave make bench green. private:

@@ -12,7 +12,8 @@
 #
 # Workloads (WORKLOADS): icount-guest.sh's tmpfs bonnie++ and churn, and,
 # because bonnie++ on tmpfs neither sleeps nor does block I/O, three that
-# run the new wall-time programs often, each as its own figure:
+# run the new wall-time programs often, each as its own figure,
+# and the rehearsal's bonnie++ on a disk:
 #   pingpong  two shells pass a line back and forth through two FIFOs:
 #          task-to-task context switches, two a round trip, and
 #          sched_switch's early return (no CPU goes idle). Two dd a byte
@@ -26,6 +27,14 @@
 #          timing is the guest's own (a virtio disk would complete at
 #          the host's pace). Needs /lib/modules/$(uname -r)/loop.ko,
 #          which ab.sh packs; without it the figure is n/a.
+#   bonnie-ext4  the rehearsal's bonnie++ (tests/rehearsal/guest.sh: its
+#          phases, per-char ones too, ext4 on virtio-blk) with its file
+#          twice DISK_MEM, the guest's RAM, and DISK_FILES thousand small
+#          files: writeback, its block requests and the switches of
+#          waiting on them, where the figures' programs run in the
+#          field. Its boot is one of its own (ab.sh: the RAM, the
+#          disk /dev/vda); it needs the virtio_blk and ext4 modules in
+#          /lib/modules/$(uname -r)/disk (ab.sh packs them, with order).
 # Each timed run prints "BENCH:WORKLOAD:OBSERVER:REP:NS" (as
 # icount-guest.sh: NS or "n/a REASON"), "BENCH:busy:WORKLOAD:OBSERVER:REP:NS"
 # (the time less idle: sleep's time is mostly idle, which -icount's
@@ -38,11 +47,13 @@
 # self.programs.
 #
 REPS=${REPS:-3}
-WORKLOADS=${WORKLOADS:-bonnie churn pingpong sleep loop}
+WORKLOADS=${WORKLOADS:-bonnie churn pingpong sleep loop bonnie-ext4}
 # sized for about a second of guest time each on amd64 6.12
 ROUNDTRIPS=${ROUNDTRIPS:-5000}
 SLEEPS=${SLEEPS:-2000}
 LOOP_BLOCKS=${LOOP_BLOCKS:-4096}
+DISK_MEM=${DISK_MEM:-256}
+DISK_FILES=${DISK_FILES:-4}
 STATS=/proc/sys/kernel/bpf_stats_enabled
 
 # wait_links: /bin/vmtest-lib.sh (tests/vm/guest-lib.sh)
@@ -75,6 +86,39 @@ setup_loop() {
 	loop_dev=/dev/loop0
 }
 
+# /dev/vda's ext4 on /mnt, once: bonnie-ext4's disk
+disk=
+setup_disk() {
+	d=/lib/modules/$(uname -r)/disk
+	[ -f $d/order ] || { echo "no $d/order"; return 1; }
+	while read -r m; do
+		[ -z "$m" ] || insmod "$d/$m" 2>&1 || return 1
+	done <$d/order
+	i=0
+	while [ ! -b /dev/vda ] && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	[ -b /dev/vda ] || { echo "no /dev/vda"; return 1; }
+	mkdir -p /mnt
+	# noinit_itable: no lazy inode table zeroing beside the runs
+	mount -t ext4 -o noinit_itable /dev/vda /mnt 2>&1 || return 1
+	disk=/mnt
+}
+
+# what a run starts from, outside its measured window: the last run's
+# frees written back and its page cache gone, as the rehearsal drops it
+prepare() {
+	case $1 in
+	bonnie-ext4)
+		rm -rf /mnt/bonnie
+		mkdir -p /mnt/bonnie
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		;;
+	esac
+}
+
 workload() {
 	case $1 in
 	churn) timed churn -m 128 -n 4 >/dev/null ;;
@@ -103,6 +147,12 @@ workload() {
 				read -t 0.001 x <&3; i=\$((i + 1))
 			done"
 		;;
+	bonnie-ext4)
+		# -z: the seeks' and the small files' random numbers the same
+		# in every run
+		timed bonnie++ -d /mnt/bonnie -s $((2 * DISK_MEM)) -r "$DISK_MEM" \
+			-n "$DISK_FILES" -z 1 -u root -q >/dev/null
+		;;
 	loop)
 		timed sh -c "dd if=/dev/zero of=$loop_dev bs=4096 \
 			count=$LOOP_BLOCKS oflag=direct 2>/dev/null &&
@@ -117,6 +167,13 @@ cannot() {
 	case $1 in
 	bonnie) command -v bonnie++ >/dev/null || echo "no bonnie++ in the initramfs" ;;
 	loop) [ -n "$loop_dev" ] || echo "no loop device: $loop_why" ;;
+	bonnie-ext4)
+		if ! command -v bonnie++ >/dev/null; then
+			echo "no bonnie++ in the initramfs"
+		elif [ -z "$disk" ]; then
+			echo "no disk: $disk_why"
+		fi
+		;;
 	esac
 }
 
@@ -159,6 +216,12 @@ case " $WORKLOADS " in
 	loop_why=$(head -n 1 /tmp/loop.err)
 	;;
 esac
+case " $WORKLOADS " in
+*" bonnie-ext4 "*)
+	setup_disk >/tmp/disk.err 2>&1 || disk=
+	disk_why=$(head -n 1 /tmp/disk.err)
+	;;
+esac
 
 for w in $WORKLOADS; do
 	why=$(cannot "$w")
@@ -171,6 +234,7 @@ for w in $WORKLOADS; do
 		order="none a b"
 		[ $((r % 2)) = 0 ] && order="b a none"
 		for o in $order; do
+			prepare "$w"
 			if ! start_obs "$o"; then
 				echo "BENCH:$w:$o:$r:n/a $(grep -m1 pcptop: /tmp/obs.out)"
 				continue
@@ -196,6 +260,7 @@ for w in $WORKLOADS; do
 	# the events: each program's runs over the workload alone
 	for o in a b; do
 		[ -w $STATS ] || { echo "BENCH:runs:$w:$o:n/a no $STATS"; break; }
+		prepare "$w"
 		start_obs $o --json || continue
 		echo 1 >$STATS
 		workload "$w" >/dev/null 2>&1

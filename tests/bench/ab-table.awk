@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # tests/bench/ab.sh's tables from one kernel's ab-guest.sh lines, BENCH:
-# cut: awk -F: -v k=KERNEL -v table=time|events. Apart from ab.sh so that
+# cut: awk -F: -v k=KERNEL -v table=time|busy|events. Apart from ab.sh so that
 # the shell script stays readable. Lines read:
 #   WORKLOAD:OBSERVER:REP:NS|n/a REASON   (OBSERVER none, a or b)
 #   busy:WORKLOAD:OBSERVER:REP:NS, ctxt:WORKLOAD:OBSERVER:REP:N
@@ -60,36 +60,39 @@ $1 == "runs" && $5 ~ /^[0-9]+$/ {
 END {
 	for (i = 1; i <= nw; i++)
 		if (table == "time")
-			time_rows(order[i])
+			time_rows(order[i], vals, t, 1)
+		else if (table == "busy")
+			time_rows(order[i], busyl, busy, 0)
 		else
 			event_row(order[i])
 }
 
-# none, A and B: guest s, its spread, busy s, against none, B against A
-function time_rows(w,   j, o, s, base, ma, r, ratios, ba, rs) {
-	base = med(vals[w ":none"])
-	ma = med(vals[w ":a"])
+# none, A and B: guest s (or busy s: V a list by workload and observer, T
+# a figure by round), its spread, with busy s, against none, B against A
+function time_rows(w, V, T, withbusy,   j, o, s, base, ma, r, ratios, ba, rs) {
+	base = med(V[w ":none"])
+	ma = med(V[w ":a"])
 	for (j = 1; j <= 3; j++) {
 		o = j == 1 ? "none" : j == 2 ? "a" : "b"
-		if (!((w ":" o) in vals)) {
-			printf "| %s | %s | %s | %s | | | | | |\n", k, w, oname(o), \
-				(w ":" o) in na ? na[w ":" o] : "n/a"
+		if (!((w ":" o) in V)) {
+			printf "| %s | %s | %s | %s | | |%s | |\n", k, w, oname(o), \
+				(w ":" o) in na ? na[w ":" o] : "n/a", withbusy ? " |" : ""
 			continue
 		}
-		split(stats(vals[w ":" o]), s, " ")
+		split(stats(V[w ":" o]), s, " ")
 		ba = "| "
 		if (o == "b" && ma) {
 			# B against A round by round: both ran in that round
 			ratios = ""
 			for (r = 1; r <= reps[w]; r++)
-				if ((w ":a:" r) in t && (w ":b:" r) in t)
-					ratios = ratios " " pct(t[w ":b:" r], t[w ":a:" r])
+				if ((w ":a:" r) in T && (w ":b:" r) in T)
+					ratios = ratios " " pct(T[w ":b:" r], T[w ":a:" r])
 			split(stats(ratios), rs, " ")
 			ba = sprintf("%+.3f %% | %+.3f..%+.3f %%", pct(s[1], ma), rs[2], rs[3])
 		}
-		printf "| %s | %s | %s | %.4f | %.4f..%.4f | %.4f | %s | %s |\n", \
+		printf "| %s | %s | %s | %.4f | %.4f..%.4f |%s %s | %s |\n", \
 			k, w, oname(o), s[1] / 1e9, s[2] / 1e9, s[3] / 1e9, \
-			med(busyl[w ":" o]) / 1e9, \
+			withbusy ? sprintf(" %.4f |", med(busyl[w ":" o]) / 1e9) : "", \
 			o == "none" ? "" : sprintf("%+.2f %%", pct(s[1], base)), ba
 	}
 }

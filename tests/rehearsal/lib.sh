@@ -39,18 +39,17 @@ rh_initrd() {
 	rm -rf "$stage" "$out.base"
 }
 
-# A Debian kernel's modules for the disk: virtio_blk and ext4 and what
-# they need, uncompressed (busybox's insmod reads plain .ko), in load
-# order, as a cpio at $3, with the package's boot/config-* (Debian's
-# kernels have no /proc/config.gz: pcptop reads the scale there). The
+# rh_modules_stage MDIR DEST MODULE...: the MODULEs of a Debian kernel's
+# modules directory MDIR and what they need, uncompressed (busybox's
+# insmod reads plain .ko), in DEST, with DEST/order their load order. The
 # package has no modules.dep (depmod makes it at install): each module's
 # depends= (modinfo's field, what modpost found it needs and what depmod
-# writes into modules.dep) is followed instead.
-rh_modules_cpio() {
-	local kdir=$1 mdir=$2 out=$3 stage=$OUT/modstage order=() seen=" "
-	rm -rf "$stage"
-	mkdir -p "$stage/lib/modules/rehearsal" "$stage/boot"
-	cp "$kdir"/boot/config-* "$stage/boot/" 2>/dev/null
+# writes into modules.dep) is followed instead. A module built into the
+# kernel is left out.
+rh_modules_stage() {
+	local mdir=$1 dest=$2 order=() seen=" " m
+	shift 2
+	mkdir -p "$dest" || return 1
 	_rh_mod() {
 		local name=$1 f dep
 		case "$seen" in *" $name "*) return 0 ;; esac
@@ -64,16 +63,32 @@ rh_modules_cpio() {
 		case "$f" in
 		*.xz) xz -dc "$f" ;;
 		*.zst) zstd -qdc "$f" ;;
+		*.gz) gzip -dc "$f" ;;
 		*) cat "$f" ;;
-		esac >"$stage/lib/modules/rehearsal/$name.ko" || return 1
-		for dep in $(tr '\0' '\n' <"$stage/lib/modules/rehearsal/$name.ko" |
+		esac >"$dest/$name.ko" || return 1
+		for dep in $(tr '\0' '\n' <"$dest/$name.ko" |
 			sed -n 's/^depends=//p' | tr ',' ' '); do
 			_rh_mod "${dep//-/_}" || _rh_mod "$dep" || return 1
 		done
 		order+=("$name.ko")
 	}
-	_rh_mod virtio_blk && _rh_mod ext4 || return 1
-	printf '%s\n' "${order[@]}" >"$stage/lib/modules/rehearsal/order"
+	for m; do
+		_rh_mod "$m" || return 1
+	done
+	printf '%s\n' "${order[@]}" >"$dest/order"
+}
+
+# A Debian kernel's modules for the disk, virtio_blk and ext4 (as
+# rh_modules_stage's, in /lib/modules/rehearsal), as a cpio at $3, with the
+# package's boot/config-* (Debian's kernels have no /proc/config.gz:
+# pcptop reads the scale there)
+rh_modules_cpio() {
+	local kdir=$1 mdir=$2 out=$3 stage=$OUT/modstage
+	rm -rf "$stage"
+	mkdir -p "$stage/boot"
+	cp "$kdir"/boot/config-* "$stage/boot/" 2>/dev/null
+	rh_modules_stage "$mdir" "$stage/lib/modules/rehearsal" virtio_blk ext4 ||
+		return 1
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
 		gzip -1 >"$out" || return 1
 	rm -rf "$stage"
