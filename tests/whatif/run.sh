@@ -25,9 +25,10 @@
 # workload, recorded with --trace --exact-free-high: 7.x chunks a commit
 # flush into calls of at most batch, so the 6.12 pairs prove nothing of
 # the 7.x rules. On the host:
-#   - prediction under the 7.x rules, k73 5->0 and 0->5: bulk-free and
-#     refill calls and pages within 10 %, with no envelope (the largest
-#     bulk free and the p99 are not issue 31's: not checked);
+#   - prediction under the 7.x rules, k73 5->0 (0->5 printed, not held):
+#     bulk-free and refill calls and pages within 10 %, known while within
+#     KNOWN_K73_PRED_PCT (the largest bulk free and the p99 are not issue
+#     31's: not checked);
 #   - free_high under another kernel's rule: each 7.3 trace replayed at its
 #     own scale under --rules 6.16 (the free_high test 7.3 has: free_count
 #     >= batch + high_min / 2) and --rules 6.12 (free_count >= batch), the
@@ -42,7 +43,7 @@
 # miss measured and written up there prints "KNOWN MISS" with the bound
 # it missed, counted neither as a pass nor as a failure, and only inside
 # the fixed envelope its measurements drew (KNOWN_SELF_PAGES_PCT,
-# KNOWN_PRED_PAGES_PCT); past that it fails. No envelope moves with a
+# KNOWN_PRED_PAGES_PCT, KNOWN_K73_PRED_PCT); past that it fails. No envelope moves with a
 # run's own error.
 #
 # Usage: tests/whatif/run.sh [-r] [SCALE...]   (default scales 5 0 3 6)
@@ -119,6 +120,10 @@ KNOWN_SELF_PAGES_PCT=6
 #   spread (scale 6's bulk pages over boots of the same workload); within
 #   16 %.
 KNOWN_PRED_PAGES_PCT=16
+# - 7.3's 5 -> 0 calls and pages: the real runs at 0 spread 10.4 % in bulk
+#   frees over six boots, and 4 of 36 pairings missed 10 % (worst -12.3 %);
+#   within the same 16 %.
+KNOWN_K73_PRED_PCT=16
 
 # -r boots nothing: jq only
 tools=(jq)
@@ -513,6 +518,13 @@ for pair in $K73_PAIRS; do
 		# them is a coin's toss (docs/ACCURACY.md, "The 7.3 pair")
 		if [[ " $K73_HELD " != *" $pair "* ]]; then
 			echo "whatif not held k73 $a->$b $k: ${line#* } (docs/ACCURACY.md, \"The 7.3 pair\")"
+			continue
+		fi
+		# one real run at 0 is one sample of a 10.4 % spread: a miss
+		# inside the fixed envelope is known, past it a failure
+		if [ "${line%% *}" = FAIL ] && within_pct "$p" "$m" "$KNOWN_K73_PRED_PCT"; then
+			say KNOWN "k73 $a->$b $k: ${line#* }" \
+				"envelope $KNOWN_K73_PRED_PCT %: 7.3's real runs at scale 0 spread 10.4 % in bulk frees over six boots (\"The 7.3 pair\")"
 			continue
 		fi
 		[ "${line%% *}" = FAIL ] && line+=" (docs/ACCURACY.md, \"The 7.3 pair\")"
