@@ -13,7 +13,7 @@
 # Usage: vmlinux/gen-vmlinux.sh [x86|arm64|all]     (default: all)
 #
 # Needs root (apt-get, dpkg --add-architecture), python3, bpftool, zstd, xz.
-# Downloads are cached in $PCPTOP_CACHE (default /var/cache/pcptop/kernels)
+# Downloads are cached in $PCPTOP_CACHE/kernels (default /var/cache/pcptop)
 # by tests/vm/fetch-kernel.sh.
 
 set -euo pipefail

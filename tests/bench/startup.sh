@@ -12,7 +12,7 @@
 #
 # Usage: tests/bench/startup.sh [BUILD_DIR] [KERNEL... | -]
 #   (default build, arm64-6.1 arm64-6.12; "-": this machine only; root)
-# Environment: PCPTOP_CACHE (the kernels, as tests/vm/run.sh)
+# Environment: PCPTOP_CACHE (the cache root, as tests/vm/run.sh)
 
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -26,7 +26,7 @@
 #   ../shared/docs/vm-testbed.md), never touching the machine's own sources.
 #   Its one .sources file copies the URIs: of the main stanza of
 #   /etc/apt/sources.list.d/debian.sources, read at run time; its lists
-#   and package cache live under $PCPTOP_CACHE/apt/. Also PCPTOP_APT_SUITES.
+#   and package cache live under $PCPTOP_CACHE/kernels/apt/. Also PCPTOP_APT_SUITES.
 #
 #   Layouts: up to 6.18 a linux-image-VER package holds boot/vmlinuz-VER,
 #   boot/config-VER and lib/modules/VER (usr/lib/modules on trixie); from
@@ -39,7 +39,8 @@
 #   'linux-image-6.1.0-.*-amd64$'.  ARCH is a Debian architecture (amd64,
 #   arm64); x86/x86_64 and aarch64 are accepted as aliases.
 #
-# Cache: $PCPTOP_CACHE (default /var/cache/pcptop/kernels)
+# Cache: $PCPTOP_CACHE/kernels ($PCPTOP_CACHE: the cache root of every
+#   script, default /var/cache/pcptop)
 #   debs/<pkg>_<ver>_<arch>.deb    downloaded package
 #   <pkg>_<ver>_<arch>/            unpacked package (boot/vmlinuz-*, boot/config-*)
 #   btf/<pkg>_<ver>_<arch>.btf     raw BTF blob cut out of the kernel image
@@ -91,7 +92,7 @@ all)
 *) echo "$prog: unsupported arch '$arch' (want amd64, arm64, or all)" >&2; exit 2 ;;
 esac
 
-CACHE=${PCPTOP_CACHE:-/var/cache/pcptop/kernels}
+CACHE=${PCPTOP_CACHE:-/var/cache/pcptop}/kernels
 mkdir -p "$CACHE/debs" "$CACHE/btf"
 
 # Serialise concurrent callers (the VM matrix may run several at once).

@@ -35,7 +35,8 @@
 # `make ARCH=arm64 all` (make vmtest does both).
 #
 # Environment:
-#   PCPTOP_CACHE     kernel cache (default /var/cache/pcptop/kernels)
+#   PCPTOP_CACHE     cache root (default /var/cache/pcptop); the kernels
+#                    in its kernels/
 #   VMTEST_OUT       logs and initramfs (default build/vmtest)
 #   KERNELS          kernels to test when none are named (names or patterns)
 #   VMTEST_EXCEPT    rows left out when none are named (make test leaves
@@ -75,8 +76,8 @@ root=$(cd "$here/../.." && pwd)
 matrix_file=${VMTEST_MATRIX:-$here/matrix}
 fetch=$here/fetch-kernel.sh
 
-CACHE=${PCPTOP_CACHE:-/var/cache/pcptop/kernels}
-export PCPTOP_CACHE=$CACHE
+export PCPTOP_CACHE=${PCPTOP_CACHE:-/var/cache/pcptop}
+CACHE=$PCPTOP_CACHE/kernels
 OUT=${VMTEST_OUT:-$root/build/vmtest}
 half=$(($(nproc 2>/dev/null || echo 2) / 2))
 JOBS=${VMTEST_JOBS:-$((half > 2 ? half : 2))}

@@ -101,7 +101,7 @@ resolve_version() {
 		v=$(apt-cache policy "$srcpkg" 2>/dev/null |
 			awk '$1 == "Candidate:" { print $2 }')
 	else
-		v=$(PCPTOP_CACHE=$CACHE/kernels "$fetch" --suites "$K7_SUITES" \
+		v=$(PCPTOP_CACHE=$CACHE "$fetch" --suites "$K7_SUITES" \
 			--resolve "^${srcpkg//./\\.}\$" all 2>/dev/null | cut -d' ' -f2)
 	fi
 	if [ -n "$v" ] && [ "$v" != "(none)" ]; then
@@ -177,7 +177,7 @@ elapsed() { local s=$(($(date +%s) - start)); printf '%d:%02d' $((s / 60)) $((s 
 deb=$srcroot/${srcpkg}_${ver//:/%3a}_all.deb
 if [ ! -s "$deb" ] && [ "$series" != 6.12 ]; then
 	log "downloading $srcpkg $ver (private apt: $K7_SUITES)"
-	d=$(PCPTOP_CACHE=$CACHE/kernels "$fetch" --suites "$K7_SUITES" \
+	d=$(PCPTOP_CACHE=$CACHE "$fetch" --suites "$K7_SUITES" \
 		--deb "^${srcpkg//./\\.}\$" all) ||
 		die "fetch-kernel.sh could not download $srcpkg (see above)"
 	ln "$d" "$deb" 2>/dev/null || cp "$d" "$deb"
