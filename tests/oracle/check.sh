@@ -71,14 +71,20 @@ flatten_report
 
 # --- the checks ------------------------------------------------------------------
 t=.totals
-# On 7.x (commit flushes in chunks), two misses measured on the
-# instrumented 7.3.4 and written up in docs/ACCURACY.md: at 1 CPU the
-# refill runs split (the kernel's refill hold is 3.5 us a page, 70 % of
-# the 5 us run gap: +41 to +51 %), and at 2 CPUs the free_high estimate
-# books 0.4 % fewer pages than the kernel's guess (cause not traced)
+# On 7.x (commit flushes in chunks), a miss measured on the instrumented
+# 7.3.4 and written up in docs/ACCURACY.md: at 2 CPUs the free_high
+# estimate booked 0.4 % fewer pages than the kernel's guess once (cause
+# not traced)
+K7=0
 case "$(pj .kernel.release)" in
-7.*) KNOWN_MISS="refill.calls (runs)|free_high.pages (estimate)" ;;
+7.*) KNOWN_MISS="free_high.pages (estimate)" K7=1 ;;
 esac
+# On 7.x at 1 CPU the refill runs split: the kernel's refill hold is 3.5
+# us a page, 70 % of the 5 us run gap, so a refill's page events drift
+# apart. Not a miss that comes and goes but the estimate's own error
+# there, +29.7 to +51.4 % in seven boots (k73-up-s5): held to a fixed
+# bound above, ESTIMATE_PCT below as everywhere (runs can only split)
+K7_UP_RUNS_OVER=60
 # runs the kernel skipped (bpf_prog_info recursion_misses, kprobe nmissed):
 # each can hide one call, or one call's pages (at most batch << 6, or a
 # pageblock, whichever the figure is)
@@ -142,6 +148,9 @@ tracepoint)
 	fi
 	if have proc && fn_mode alloc; then
 		skip "refill.calls (runs)" "not with --latency: its probe on every allocation changes the timing the runs rest on (+3.1 and +5.8 % seen, +0.6 % without); checked in the other boots"
+	elif have proc && [ "$K7" = 1 ] && [ "$CPUS" = 1 ]; then
+		EST_OVER=$K7_UP_RUNS_OVER EST_WHY="7.x at 1 CPU: the runs split, docs/ACCURACY.md" \
+			check_estimate "refill.calls (runs)" "$(pj "$t.refill.calls")" proc refill_calls
 	elif have proc; then
 		check_estimate "refill.calls (runs)" "$(pj "$t.refill.calls")" proc refill_calls
 	else

@@ -226,11 +226,18 @@ check_estimate() {
 		pct=$((ESTIMATE_PCT + CPUS - 2))
 		why=" ($ESTIMATE_PCT, and 1 for each vCPU past two)"
 	fi
+	# EST_OVER, EST_WHY: a caller's fixed bound above, where the runs
+	# split by a cause written up in docs/ACCURACY.md (below: -pct)
+	local over=${EST_OVER:-$pct} range="$pct %" out="more than $pct %"
+	if [ -n "${EST_OVER:-}" ]; then
+		why=" (${EST_WHY:-})"
+		range="-$pct..+$over %" out="outside -$pct..+$over %"
+	fi
 	err=$(awk -v a="$got" -v b="$inner" 'BEGIN { printf "%+.1f", (a - b) * 100 / b }')
-	if awk -v e="$err" -v m="$pct" 'BEGIN { exit !(e <= m && e >= -m) }'; then
-		pass "$fig" "$got" "$inner" "an estimate: $err %, within $pct %$why"
+	if awk -v e="$err" -v m="$pct" -v o="$over" 'BEGIN { exit !(e <= o && e >= -m) }'; then
+		pass "$fig" "$got" "$inner" "an estimate: $err %, within $range$why"
 	else
-		fail "$fig" "$got" "$inner" "an estimate off by $err %, more than $pct %$why"
+		fail "$fig" "$got" "$inner" "an estimate off by $err %, $out$why"
 	fi
 }
 
