@@ -6,9 +6,10 @@
 # (nothing pcptop writes itself; its BTF cache is fsynced too, so the
 # count is of the recording's descriptor alone, and of the fsyncs before
 # the one at its close: that one comes whatever --sync says), and a file
-# system that fills mid-run (a small tmpfs: ENOSPC from write()): one
-# line on stderr naming the path, the command run to its end, exit 1,
-# and the recording up to its last whole interval read back by report.
+# system that fills mid-run, a small tmpfs and ext4 on a loop device
+# (ENOSPC from write()): one line on stderr naming the path, the command
+# run to its end, exit 1, and the recording up to its last whole
+# interval read back by report.
 # Usage: tests/record/disk.sh [BUILD_DIR]   (root; about 45 s)
 
 set -u
@@ -20,8 +21,12 @@ P=$(realpath "$BUILD/pcptop")
 t_need disk "$P" /usr/bin/strace
 TMP=$(mktemp -d)
 mnt=$TMP/small
+blk=$TMP/blk
+loopdev=
 cleanup() {
 	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
+	mountpoint -q "$blk" 2>/dev/null && umount "$blk"
+	[ -n "$loopdev" ] && losetup -d "$loopdev"
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -91,4 +96,33 @@ t_eq "  one line on stderr, naming the path and ENOSPC" \
 t_eq "  report reads the recording" "$?" 0
 t_cmp "  up to its last whole interval" "$(jq -r '.intervals // 0' "$TMP/enospc.json")" -ge 5
 t_check "  and says where it was cut" -- grep -q 'cut short' "$TMP/enospc-report.err"
+
+echo "== a block device fills mid-run"
+# ext4 on a loop device: the write goes through a file system's block
+# allocation (delayed: ENOSPC from its reservation at write()) and the
+# block layer, where tmpfs has neither. 2 MiB, a filler taking all but
+# FREE_KIB of it: the header and some intervals fit, then ENOSPC
+FREE_KIB=16
+truncate -s 2M "$TMP/blk.img" && mkfs.ext4 -q -m 0 -F "$TMP/blk.img" &&
+	loopdev=$(losetup -f --show "$TMP/blk.img") && mkdir -p "$blk" &&
+	mount "$loopdev" "$blk" || {
+	t_fail "a 2 MiB ext4 on a loop device at $blk"
+	t_summary
+	exit
+}
+t_check "$blk is a block device's ext4 ($loopdev)" -- \
+	test -b "$loopdev" -a "$(findmnt -no FSTYPE "$blk")" = ext4
+avail=$(df -B1 --output=avail "$blk" | tail -n 1)
+fallocate -l $((avail - FREE_KIB * 1024)) "$blk/filler" && sync -f "$blk"
+rm -f "$TMP/ran"
+"$P" record -q -i 0.2 -o "$blk/r.data" -- sh -c "sleep 6; echo ran >$TMP/ran" \
+	>/dev/null 2>"$TMP/blk.err"
+t_eq "record exits 1 when the device is full" "$?" 1
+t_eq "  the command ran to its end" "$(cat "$TMP/ran" 2>/dev/null)" ran
+t_eq "  one line on stderr, naming the path and ENOSPC" \
+	"$(grep -c "$blk/r.data: No space left on device" "$TMP/blk.err") $(wc -l <"$TMP/blk.err")" "1 1"
+"$P" report --json "$blk/r.data" >"$TMP/blk.json" 2>"$TMP/blk-report.err"
+t_eq "  report reads the recording" "$?" 0
+t_cmp "  up to its last whole interval" "$(jq -r '.intervals // 0' "$TMP/blk.json")" -ge 5
+t_check "  and says where it was cut" -- grep -q 'cut short' "$TMP/blk-report.err"
 t_summary
