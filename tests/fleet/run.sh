@@ -52,7 +52,9 @@ TMP=$(mktemp -d)
 chmod 755 "$TMP"
 pids=()
 cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	# SIGCONT too: a TERM waits on a stopped node_exporter (the rules'
+	# freeze below), and so would the wait
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; kill -CONT "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	rm -rf "$TMP"
 }
