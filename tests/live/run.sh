@@ -153,7 +153,7 @@ wait "$perf_pid"
 t_cmp "one JSON line for the interval SIGINT ended" "$(wc -l <"$TMP/stat.all")" -eq 1
 cp "$TMP/stat.all" "$TMP/stat.json"
 S=$TMP/stat.json
-live_check_stat_tp "$S" "$zi_batch" "$(nproc)"
+live_check_stat_tp "$S" "$zi_batch" "$(nproc)" "$(jq -r .pageblock_order "$TMP/info.json")"
 inner=$(perf_pages "$TMP/inner.csv")
 outer=$(perf_pages "$TMP/outer.csv")
 got=$(jq .bulk_free.pages "$S")

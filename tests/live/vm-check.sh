@@ -72,7 +72,7 @@ check_window default
 
 echo "== stat --mode tracepoint under churn"
 t_eq "stat --mode tracepoint exits 0" "$(v tp_rc)" 0
-live_check_stat_tp "$TMP/tp_json" "$(v batch)" "$(v cpus)"
+live_check_stat_tp "$TMP/tp_json" "$(v batch)" "$(v cpus)" "$(jq -r .pageblock_order "$TMP/info")"
 check_window tp
 
 if [ "$T_FAILED" -gt 0 ]; then
