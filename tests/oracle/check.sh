@@ -79,12 +79,14 @@ K7=0
 case "$(pj .kernel.release)" in
 7.*) KNOWN_MISS="free_high.pages (estimate)" K7=1 ;;
 esac
-# On 7.x at 1 CPU the refill runs split: the kernel's refill hold is 3.5
-# us a page, 70 % of the 5 us run gap, so a refill's page events drift
-# apart. Not a miss that comes and goes but the estimate's own error
-# there, +29.7 to +51.4 % in seven boots (k73-up-s5): held to a fixed
-# bound above, ESTIMATE_PCT below as everywhere (runs can only split)
-K7_UP_RUNS_OVER=60
+# On 7.x the refill runs split: the kernel's refill hold is 3.5 us a
+# page, 70 % of the 5 us run gap, and 7.x refills are long (a p50 of 511
+# pages), so a refill's page events drift apart. Not a miss that comes
+# and goes but the estimate's own error there: +29.7 to +51.4 % in seven
+# boots at 1 CPU (k73-up-s5), and at 2 CPUs (k73-s5) -0.1 % to +37.5 %
+# as the workload's refills came long or short: held to a fixed bound
+# above, ESTIMATE_PCT below as everywhere (runs can only split)
+K7_RUNS_OVER=60
 # runs the kernel skipped (bpf_prog_info recursion_misses, kprobe nmissed):
 # each can hide one call, or one call's pages (at most batch << 6, or a
 # pageblock, whichever the figure is)
@@ -148,8 +150,8 @@ tracepoint)
 	fi
 	if have proc && fn_mode alloc; then
 		skip "refill.calls (runs)" "not with --latency: its probe on every allocation changes the timing the runs rest on (+3.1 and +5.8 % seen, +0.6 % without); checked in the other boots"
-	elif have proc && [ "$K7" = 1 ] && [ "$CPUS" = 1 ]; then
-		EST_OVER=$K7_UP_RUNS_OVER EST_WHY="7.x at 1 CPU: the runs split, docs/ACCURACY.md" \
+	elif have proc && [ "$K7" = 1 ]; then
+		EST_OVER=$K7_RUNS_OVER EST_WHY="7.x: long refills' runs split, docs/ACCURACY.md" \
 			check_estimate "refill.calls (runs)" "$(pj "$t.refill.calls")" proc refill_calls
 	elif have proc; then
 		check_estimate "refill.calls (runs)" "$(pj "$t.refill.calls")" proc refill_calls
