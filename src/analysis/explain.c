@@ -185,11 +185,7 @@ int explain_leading(const struct cmp_result *r, int *idx, int max)
 	return n;
 }
 
-/* append to buf what fmt says, never past len */
-static void add(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void add(char *buf, size_t len, const char *fmt, ...)
+void explain_add(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t n = strlen(buf);
 	va_list ap;
@@ -217,12 +213,13 @@ static void pct_words(char *buf, size_t len, const struct cmp_metric *c,
 	if (isnan(p))
 		return;
 	if (isinf(p))
-		add(buf, len, "%snew in B", sep);
+		explain_add(buf, len, "%snew in B", sep);
 	else if (c->b == 0 && c->a)
-		add(buf, len, "%sgone in B", sep);
+		explain_add(buf, len, "%sgone in B", sep);
 	else
-		add(buf, len, fabs(p) < PCT_FINE ? "%s%+.2f %%" : "%s%+.1f %%",
-		    sep, p);
+		explain_add(buf, len,
+			    fabs(p) < PCT_FINE ? "%s%+.2f %%" : "%s%+.1f %%",
+			    sep, p);
 }
 
 /* "pages moved through zone->lock went from 8 012 to 12 873 (...)" */
@@ -236,10 +233,10 @@ static void sentence(char *buf, size_t len, const struct cmp_metric *c)
 	explain_value(b, sizeof(b), c->b, c->m.unit, c->m.bound);
 	explain_value(d, sizeof(d), c->b - c->a, c->m.unit, false);
 	explain_value(s, sizeof(s), c->spread, c->m.unit, false);
-	add(buf, len, "%s went from %s to %s (%s%s", name, a, b,
-	    c->b > c->a ? "+" : "", d);
+	explain_add(buf, len, "%s went from %s to %s (%s%s", name, a, b,
+		    c->b > c->a ? "+" : "", d);
 	pct_words(buf, len, c, ", ");
-	add(buf, len, "; spread %s)", s);
+	explain_add(buf, len, "; spread %s)", s);
 }
 
 /* "Also moved: the largest of refills +3100.0 %; ..." */
@@ -249,7 +246,7 @@ static void also_moved(char *buf, size_t len, const struct cmp_metric *c,
 	char name[NAME_LEN];
 
 	explain_name(c, name, sizeof(name));
-	add(buf, len, "%s%s", first ? " Also moved: " : "; ", name);
+	explain_add(buf, len, "%s%s", first ? " Also moved: " : "; ", name);
 	pct_words(buf, len, c, " ");
 }
 
@@ -276,12 +273,13 @@ static void tradeoff(char *buf, size_t len, const struct cmp_result *r,
 		nr[cost_dir(&r->m[idx[i]]) + 1]++;
 	if (!nr[0] || !nr[2]) {
 		if (nr[0] + nr[2] > 1)
-			add(buf, len,
-			    " B paid %s than A in every cost that moved.",
-			    nr[2] ? "more" : "less");
+			explain_add(
+				buf, len,
+				" B paid %s than A in every cost that moved.",
+				nr[2] ? "more" : "less");
 		else if (nr[0] + nr[2])
-			add(buf, len, " B paid %s than A there.",
-			    nr[2] ? "more" : "less");
+			explain_add(buf, len, " B paid %s than A there.",
+				    nr[2] ? "more" : "less");
 		return;
 	}
 	for (dir = 1; dir >= -1; dir -= 2) {
@@ -291,13 +289,13 @@ static void tradeoff(char *buf, size_t len, const struct cmp_result *r,
 			if (cost_dir(c) != dir)
 				continue;
 			explain_name(c, name, sizeof(name));
-			add(buf, len, "%s%s",
-			    k++	    ? "; " :
-			    dir > 0 ? " B paid more than A in: " :
-				      " B paid less than A in: ",
-			    name);
+			explain_add(buf, len, "%s%s",
+				    k++	    ? "; " :
+				    dir > 0 ? " B paid more than A in: " :
+					      " B paid less than A in: ",
+				    name);
 		}
-		add(buf, len, ".");
+		explain_add(buf, len, ".");
 	}
 }
 
@@ -329,36 +327,39 @@ void explain_paragraph(const struct cmp_result *r, char *buf, size_t len)
 			   !isnan(r->m[i].a) && !isnan(r->m[i].b) &&
 			   r->m[i].a != r->m[i].b &&
 			   r->m[i].m.cost != COST_NONE;
-	add(buf, len, "Over %d run%s of A and %d of B (spread: %s), ", r->a.n,
-	    r->a.n == 1 ? "" : "s", r->b.n, spread_from(r));
+	explain_add(buf, len, "Over %d run%s of A and %d of B (spread: %s), ",
+		    r->a.n, r->a.n == 1 ? "" : "s", r->b.n, spread_from(r));
 	if (!figs) {
-		add(buf, len, "nothing moved beyond %.0f times its spread.",
-		    CMP_SPREADS);
+		explain_add(buf, len,
+			    "nothing moved beyond %.0f times its spread.",
+			    CMP_SPREADS);
 	} else {
-		add(buf, len, "%d figure%s moved beyond %.0f times %s spread",
-		    figs, figs == 1 ? "" : "s", CMP_SPREADS,
-		    figs == 1 ? "its" : "their");
-		add(buf, len, n > 1 ? ", costliest first: " : ": ");
+		explain_add(buf, len,
+			    "%d figure%s moved beyond %.0f times %s spread",
+			    figs, figs == 1 ? "" : "s", CMP_SPREADS,
+			    figs == 1 ? "its" : "their");
+		explain_add(buf, len, n > 1 ? ", costliest first: " : ": ");
 		for (i = 0, k = 0; i < figs; i++) {
 			if (!full[i])
 				continue;
 			if (k++)
-				add(buf, len, "; ");
+				explain_add(buf, len, "; ");
 			sentence(buf, len, &r->m[all[i]]);
 		}
 		if (n)
-			add(buf, len, ".");
+			explain_add(buf, len, ".");
 		/* every moved figure is named: the others briefly */
 		for (i = 0, k = 0; i < figs; i++)
 			if (!full[i])
 				also_moved(buf, len, &r->m[all[i]], !k++);
 		if (k)
-			add(buf, len, ".");
+			explain_add(buf, len, ".");
 		tradeoff(buf, len, r, all, figs);
 	}
 	if (unknown)
-		add(buf, len,
-		    " %d more value%s changed with no spread to weigh %s against (a side with one run, and no per-interval values): record each side at least twice.",
-		    unknown, unknown == 1 ? "" : "s",
-		    unknown == 1 ? "it" : "them");
+		explain_add(
+			buf, len,
+			" %d more value%s changed with no spread to weigh %s against (a side with one run, and no per-interval values): record each side at least twice.",
+			unknown, unknown == 1 ? "" : "s",
+			unknown == 1 ? "it" : "them");
 }

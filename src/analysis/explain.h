@@ -32,6 +32,9 @@ void explain_name(const struct cmp_metric *c, char *buf, size_t len);
 /* a value in its unit, readable: "1.05 ms", "<= 32.8 us", "2 016 pages" */
 void explain_value(char *buf, size_t len, double v, const char *unit,
 		   bool bound);
+/* append to buf what fmt says, never past len (explain.c, explain_wall.c) */
+void explain_add(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* the paragraph, one string */
 void explain_paragraph(const struct cmp_result *r, char *buf, size_t len);
 

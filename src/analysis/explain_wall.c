@@ -8,7 +8,6 @@
  * the block figures); a part that did not move is not named as moved.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "arrays.h"
@@ -32,21 +31,6 @@ static const int inside[] = {
 	BM_STALLS,
 	BM_BLOCK_BUSY,
 };
-
-static void add(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void add(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t n = strlen(buf);
-	va_list ap;
-
-	if (n + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, len - n, fmt, ap);
-	va_end(ap);
-}
 
 static const struct cmp_metric *metric(const struct cmp_result *r,
 				       const char *key)
@@ -125,38 +109,43 @@ void explain_headline(const struct cmp_result *r, char *buf, size_t len)
 
 	buf[0] = '\0';
 	if (!e) {
-		add(buf, len, "Elapsed time: neither side has one to compare.");
+		explain_add(buf, len,
+			    "Elapsed time: neither side has one to compare.");
 		return;
 	}
 	secs(a, sizeof(a), e->a);
 	secs(b, sizeof(b), e->b);
 	change(ch, sizeof(ch), e);
 	if (isnan(e->spread)) {
-		add(buf, len,
-		    "Elapsed time went from %s to %s (%s), with no spread to weigh it against (one run a side: record each at least twice)",
-		    a, b, ch);
+		explain_add(
+			buf, len,
+			"Elapsed time went from %s to %s (%s), with no spread to weigh it against (one run a side: record each at least twice)",
+			a, b, ch);
 	} else if (!e->moved) {
 		secs(sp, sizeof(sp), e->spread);
-		add(buf, len,
-		    "Elapsed time did not move beyond %.0f times its spread: %s against %s (%s; spread %s)",
-		    CMP_SPREADS, a, b, ch, sp);
+		explain_add(
+			buf, len,
+			"Elapsed time did not move beyond %.0f times its spread: %s against %s (%s; spread %s)",
+			CMP_SPREADS, a, b, ch, sp);
 	} else {
 		secs(sp, sizeof(sp), e->spread);
-		add(buf, len, "Elapsed time went from %s to %s (%s; spread %s)",
-		    a, b, ch, sp);
+		explain_add(buf, len,
+			    "Elapsed time went from %s to %s (%s; spread %s)",
+			    a, b, ch, sp);
 	}
 	p = largest_part(r, &which);
 	if (p) {
 		change(ch, sizeof(ch), p);
-		add(buf, len, "; its largest measured part that moved: %s, %s",
-		    budget_metric_name(which), ch);
+		explain_add(buf, len,
+			    "; its largest measured part that moved: %s, %s",
+			    budget_metric_name(which), ch);
 		if (cpus_of(r) > 1)
-			add(buf, len, " (CPU seconds of %.0f CPUs)",
-			    cpus_of(r));
+			explain_add(buf, len, " (CPU seconds of %.0f CPUs)",
+				    cpus_of(r));
 	} else if (metric(r, budget_metric_key(BM_BUSY))) {
-		add(buf, len, "; none of its measured parts moved");
+		explain_add(buf, len, "; none of its measured parts moved");
 	}
-	add(buf, len, ".");
+	explain_add(buf, len, ".");
 }
 
 /* " CPU busy +1.20 s (spread 0.10 s); ..." for each moved part of list */
@@ -187,11 +176,11 @@ static int moved_list(char *buf, size_t len, const struct cmp_result *r,
 	for (i = 0; i < m; i++) {
 		change(ch, sizeof(ch), c[i]);
 		secs(sp, sizeof(sp), c[i]->spread);
-		add(buf, len, "%s%s %s (spread %s)", i ? "; " : lead,
-		    budget_metric_name(idx[i]), ch, sp);
+		explain_add(buf, len, "%s%s %s (spread %s)", i ? "; " : lead,
+			    budget_metric_name(idx[i]), ch, sp);
 	}
 	if (m)
-		add(buf, len, ".");
+		explain_add(buf, len, ".");
 	return m;
 }
 
@@ -219,15 +208,17 @@ static void waiting_split(char *buf, size_t len, const struct cmp_result *r)
 	secs(vi, sizeof(vi), i->b);
 	secs(vn, sizeof(vn), n->b);
 	secs(va, sizeof(va), n->a);
-	add(buf, len,
-	    " Of B's %s of waiting (iowait and idle), a writer throttled on dirty pages covered %s, a block request in flight %s, no task waiting on I/O (idle) %s, and iowait on nothing pcptop names %s",
-	    vw, vd, vk, vi, vn);
+	explain_add(
+		buf, len,
+		" Of B's %s of waiting (iowait and idle), a writer throttled on dirty pages covered %s, a block request in flight %s, no task waiting on I/O (idle) %s, and iowait on nothing pcptop names %s",
+		vw, vd, vk, vi, vn);
 	/* CPU seconds: of elapsed x CPUs */
 	if (e && e->b > 0)
-		add(buf, len, " (%.1f %% of elapsed%s; A: %s)",
-		    n->b / (e->b * (cpus_of(r) > 1 ? cpus_of(r) : 1)) * PERCENT,
-		    cpus_of(r) > 1 ? " x CPUs" : "", va);
-	add(buf, len, ".");
+		explain_add(buf, len, " (%.1f %% of elapsed%s; A: %s)",
+			    n->b / (e->b * (cpus_of(r) > 1 ? cpus_of(r) : 1)) *
+				    PERCENT,
+			    cpus_of(r) > 1 ? " x CPUs" : "", va);
+	explain_add(buf, len, ".");
 }
 
 /* "block write requests went from 12000 to 18000" */
@@ -256,11 +247,12 @@ static void block_words(char *buf, size_t len, const struct cmp_result *r)
 			continue;
 		explain_value(a, sizeof(a), c->a, keys[i].unit, false);
 		explain_value(b, sizeof(b), c->b, keys[i].unit, false);
-		add(buf, len, "%s%s went from %s to %s",
-		    n++ ? "; " : " Block I/O moved: ", keys[i].name, a, b);
+		explain_add(buf, len, "%s%s went from %s to %s",
+			    n++ ? "; " : " Block I/O moved: ", keys[i].name, a,
+			    b);
 	}
 	if (n)
-		add(buf, len, ".");
+		explain_add(buf, len, ".");
 }
 
 void explain_wall(const struct cmp_result *r, char *buf, size_t len)
