@@ -99,11 +99,10 @@ static __always_inline void times_of(const struct inflight *f,
 	t->hold = t->call - t->irq - t->wait;
 }
 
-static __always_inline void record_times(__u32 ep, int zone,
-					 struct pcptop_counter_val *cnt,
-					 const struct inflight *f,
-					 const struct call_times *t,
-					 int call_hist, int call_counter)
+static __always_inline void
+record_times(__u32 ep, int zone, struct pcptop_counter_val *cnt,
+	     const struct inflight *f, const struct call_times *t, __u64 pages,
+	     int call_hist, int call_counter)
 {
 	count_in(cnt, call_counter, t->call);
 	count_in(cnt, CNT_LOCK_HOLD_NS, t->hold);
@@ -115,6 +114,9 @@ static __always_inline void record_times(__u32 ep, int zone,
 	hist_record(ep, zone, call_hist, t->call);
 	hist_record(ep, zone, HIST_LOCK_HOLD_NS, t->hold);
 	hist_record(ep, zone, HIST_IRQS_OFF_NS, t->hold + t->wait);
+	hist_weigh(ep, zone, HIST_LOCK_HOLD_NS_BY_PAGES, pages, t->hold);
+	hist_weigh(ep, zone, HIST_IRQS_OFF_NS_BY_PAGES, pages,
+		   t->hold + t->wait);
 	if (t->waits)
 		hist_record(ep, zone, HIST_LOCK_WAIT_NS, t->wait);
 }

@@ -226,7 +226,8 @@ static __always_inline int bulk_exit(__u64 key)
 	count_in(cnt, CNT_BULK_COUNT_ARG, f->count_arg > 0 ? f->count_arg : 0);
 	count_in(cnt, CNT_XCHECK_DRAIN_PAGES, f->xcheck);
 	hist_record(ep, zone, HIST_BULK_FREE_PAGES, pages);
-	record_times(ep, zone, cnt, f, &t, HIST_BULK_CALL_NS, CNT_BULK_CALL_NS);
+	record_times(ep, zone, cnt, f, &t, pages, HIST_BULK_CALL_NS,
+		     CNT_BULK_CALL_NS);
 
 	/*
 	 * one reason a bulk free: decay, drain, free_high or the high flush;
@@ -326,7 +327,7 @@ static __always_inline int refill_exit(__u64 key, long ret)
 		 (__u64)f->count_arg << (f->order & 31));
 	count_in(cnt, CNT_REFILL_PAGES, pages);
 	hist_record(ep, zone, HIST_REFILL_PAGES, pages);
-	record_times(ep, zone, cnt, f, &t, HIST_REFILL_CALL_NS,
+	record_times(ep, zone, cnt, f, &t, pages, HIST_REFILL_CALL_NS,
 		     CNT_REFILL_CALL_NS);
 	bpf_map_delete_elem(&inflight, &key);
 	return 0;

@@ -67,6 +67,16 @@ enum pcptop_hist {
 	HIST_BLK_WRITE_SECTORS,
 	HIST_BLK_READ_NS, /* a read request, issue to complete */
 	HIST_BLK_WRITE_NS,
+	/*
+	 * Weighted by time: slot i sums the nanoseconds of the locked calls
+	 * (bulk frees and refills) whose pages fell in slot i, max is the
+	 * largest call's pages. With HIST_BULK_FREE_PAGES and
+	 * HIST_REFILL_PAGES they give each pages bucket its calls' mean time,
+	 * which whatif prices other scales' calls at; the two time
+	 * histograms alone cannot say which call took which time.
+	 */
+	HIST_LOCK_HOLD_NS_BY_PAGES,
+	HIST_IRQS_OFF_NS_BY_PAGES,
 	NR_PCPTOP_HISTS,
 };
 

@@ -263,13 +263,27 @@ static __always_inline __u32 cur_epoch(void)
 	return epoch & 1;
 }
 
-static __always_inline void hist_at(struct pcptop_hist_val *h, __u64 v,
-				    bool atomic)
+/* the slot of v, the last one holding everything larger */
+static __always_inline __u32 hist_slot(__u64 v)
 {
 	__u32 slot = log2_slot(v);
 
-	if (slot >= PCPTOP_HIST_SLOTS)
-		slot = PCPTOP_HIST_SLOTS - 1;
+	return slot < PCPTOP_HIST_SLOTS ? slot : PCPTOP_HIST_SLOTS - 1;
+}
+
+static __always_inline struct pcptop_hist_val *hist_of(__u32 ep, int zone,
+						       int hist)
+{
+	__u32 key = pcptop_hist_key(zone, hist) + ep * PCPTOP_NR_HIST_KEYS;
+
+	return bpf_map_lookup_elem(&hists, &key);
+}
+
+static __always_inline void hist_at(struct pcptop_hist_val *h, __u64 v,
+				    bool atomic)
+{
+	__u32 slot = hist_slot(v);
+
 	if (atomic)
 		__sync_fetch_and_add(&h->slots[slot], 1);
 	else
@@ -281,11 +295,23 @@ static __always_inline void hist_at(struct pcptop_hist_val *h, __u64 v,
 
 static __always_inline void hist_record(__u32 ep, int zone, int hist, __u64 v)
 {
-	__u32 key = pcptop_hist_key(zone, hist) + ep * PCPTOP_NR_HIST_KEYS;
-	struct pcptop_hist_val *h = bpf_map_lookup_elem(&hists, &key);
+	struct pcptop_hist_val *h = hist_of(ep, zone, hist);
 
 	if (h)
 		hist_at(h, v, false);
+}
+
+/* a weighted histogram's slot of v gains w: HIST_*_NS_BY_PAGES */
+static __always_inline void hist_weigh(__u32 ep, int zone, int hist, __u64 v,
+				       __u64 w)
+{
+	struct pcptop_hist_val *h = hist_of(ep, zone, hist);
+
+	if (!h)
+		return;
+	h->slots[hist_slot(v)] += w;
+	if (v > h->max)
+		h->max = v;
 }
 
 static __always_inline struct pcptop_counter_val *
@@ -365,14 +391,11 @@ static __always_inline __u64 task_key(const struct cpu_state *st)
 static __always_inline void hist_move(__u32 ep, int zone, int hist, __u64 from,
 				      __u64 to)
 {
-	__u32 key = pcptop_hist_key(zone, hist) + ep * PCPTOP_NR_HIST_KEYS;
-	struct pcptop_hist_val *h = bpf_map_lookup_elem(&hists, &key);
-	__u32 slot = log2_slot(from);
+	struct pcptop_hist_val *h = hist_of(ep, zone, hist);
+	__u32 slot = hist_slot(from);
 
 	if (!h)
 		return;
-	if (slot >= PCPTOP_HIST_SLOTS)
-		slot = PCPTOP_HIST_SLOTS - 1;
 	if (h->slots[slot])
 		h->slots[slot]--;
 	hist_at(h, to, false);

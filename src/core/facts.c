@@ -110,6 +110,8 @@ bool facts_hist_shown(const struct facts *f, int hist)
 	if (hist < 0 || hist >= NR_PCPTOP_HISTS)
 		return false;
 	h = &hist_table[hist];
+	if (h->weighted)
+		return false;
 	return f->hist_kept[hist] && hist_measured(h, facts_mode(f, h->probe));
 }
 

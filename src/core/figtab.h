@@ -47,6 +47,11 @@ struct hist_desc {
 	enum hist_pane pane;
 	bool always_plotted; /* in the HTML even when empty */
 	unsigned int avail; /* modes of probe it is measured in */
+	/*
+	 * slots hold nanoseconds by pages bucket, not counts: recorded for
+	 * whatif's pricing, never shown as a histogram
+	 */
+	bool weighted;
 };
 
 enum fig_type {

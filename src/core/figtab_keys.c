@@ -234,4 +234,13 @@ const struct hist_desc hist_table[NR_PCPTOP_HISTS] = {
 		"Write requests' latency since start, seconds.", PANE_NONE,
 		false, AVAIL_ANY,
 	},
+	[HIST_LOCK_HOLD_NS_BY_PAGES] = {
+		"lock_hold_ns_by_pages", "zone->lock hold by call size",
+		"nsecs", PROBE_BULK_FREE, 0, 0, PANE_NONE, false,
+		AVAIL_FN, true,
+	},
+	[HIST_IRQS_OFF_NS_BY_PAGES] = {
+		"irqs_off_ns_by_pages", "interrupts off by call size", "nsecs",
+		PROBE_BULK_FREE, 0, 0, PANE_NONE, false, AVAIL_FN, true,
+	},
 };

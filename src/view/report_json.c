@@ -475,6 +475,8 @@ void diff_json(FILE *f, const struct cmp_result *r)
 		const struct figure_hist *x = &a->total.hist[h];
 		const struct figure_hist *y = &b->total.hist[h];
 
+		if (hist_table[h].weighted)
+			continue;
 		json_obj_begin(&w, hist_table[h].key);
 		json_str(&w, "unit", hist_table[h].unit);
 		json_arr_begin(&w, "p50");

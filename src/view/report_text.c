@@ -431,7 +431,7 @@ void diff_text(FILE *out, const struct cmp_result *r)
 		const struct figure_hist *y = &b->total.hist[h];
 		char ca[LINE_LEN], cb[LINE_LEN];
 
-		if (!x->samples && !y->samples)
+		if ((!x->samples && !y->samples) || hist_table[h].weighted)
 			continue;
 		pcts(ca, sizeof(ca), x);
 		pcts(cb, sizeof(cb), y);

@@ -348,7 +348,9 @@ void text_hists(FILE *out, const struct figures *f)
 	int h;
 
 	for (h = 0; h < NR_PCPTOP_HISTS; h++) {
-		if (!f->hist[h].samples || !strcmp(hist_table[h].unit, "scale"))
+		if (!f->hist[h].samples ||
+		    !strcmp(hist_table[h].unit, "scale") ||
+		    hist_table[h].weighted)
 			continue;
 		fprintf(out, "\n  %s:\n", hist_table[h].title);
 		text_log2_hist(out, hist_table[h].unit, f->hist[h].slots,

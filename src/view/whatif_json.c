@@ -46,6 +46,7 @@ static void fit_obj(struct json_writer *j, const char *key,
 	json_u64(j, "points", f->err ? 0 : (uint64_t)t->nr_seen);
 	json_str(j, "fitted_on", f->on);
 	json_str(j, "pricing", "buckets");
+	json_str(j, "bucket_means", t->exact_means ? "kernel" : "paired");
 	json_u64(j, "timed_calls", f->err ? 0 : t->timed);
 	json_arr_begin(j, "buckets");
 	for (i = t->lo; !f->err && i >= 0 && i <= t->hi; i++) {
@@ -58,6 +59,7 @@ static void fit_obj(struct json_writer *j, const char *key,
 		json_double(j, "pages_mean", t->b[i].pages);
 		json_double(j, "mean_ns", t->b[i].mean_ns);
 		json_double(j, "max_ns", t->b[i].max_ns);
+		json_bool(j, "prices_others", t->b[i].prices_others);
 		json_obj_end(j);
 	}
 	json_arr_end(j);

@@ -63,7 +63,7 @@ static void timed_pages(const struct rec_summary *s, bool refill,
 }
 
 static void fit_one(const struct rec_summary *s, const char *key, int ns_cnt,
-		    int ns_hist, struct whatif_fit *f)
+		    int ns_hist, int by_pages_hist, struct whatif_fit *f)
 {
 	uint64_t pages[PCPTOP_HIST_SLOTS];
 	struct pcpmodel_cost_in in = { 0 };
@@ -78,9 +78,14 @@ static void fit_one(const struct rec_summary *s, const char *key, int ns_cnt,
 	in.ns_slots = s->total.hist[ns_hist].slots;
 	in.ns = s->total.cnt[ns_cnt];
 	in.max_ns = s->total.hist[ns_hist].max;
+	in.ns_by_pages = s->total.hist[by_pages_hist].slots;
 	f->err = pcpmodel_cost_table(&in, &f->table);
 	if (f->err)
 		f->on = "nothing: the recording timed no call";
+	else if (f->table.exact_means)
+		f->on = f->refill ?
+				"the bulk frees' and refills' time summed by pages bucket in the kernel (each bucket's mean), spread over time slots by pairing the pages-per-call and time-per-call histograms" :
+				"the bulk frees' time summed by pages bucket in the kernel (each bucket's mean), spread over time slots by pairing the pages-per-call and time-per-call histograms (refills were not timed: not priced)";
 	else
 		f->on = f->refill ?
 				"the bulk frees' and refills' pages-per-call and time-per-call histograms paired quantile by quantile, scaled to the measured total" :
@@ -92,8 +97,9 @@ void whatif_fit_costs(struct whatif *w, const struct rec_summary *s)
 	w->hold.which = WHATIF_COST_HOLD;
 	w->irqs.which = WHATIF_COST_IRQS;
 	fit_one(s, "lock_hold_ns", CNT_LOCK_HOLD_NS, HIST_LOCK_HOLD_NS,
-		&w->hold);
-	fit_one(s, "irqs_off_ns", CNT_IRQS_OFF_NS, HIST_IRQS_OFF_NS, &w->irqs);
+		HIST_LOCK_HOLD_NS_BY_PAGES, &w->hold);
+	fit_one(s, "irqs_off_ns", CNT_IRQS_OFF_NS, HIST_IRQS_OFF_NS,
+		HIST_IRQS_OFF_NS_BY_PAGES, &w->irqs);
 }
 
 static void price_one(const struct whatif_fit *f,

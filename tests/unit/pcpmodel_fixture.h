@@ -94,5 +94,7 @@ void test_pcpmodel_cost_table(void);
 void test_pcpmodel_cost_split(void);
 void test_pcpmodel_cost_extrapolate(void);
 void test_pcpmodel_cost_slots(void);
+void test_pcpmodel_cost_exact_means(void);
+void test_pcpmodel_cost_sparse(void);
 
 #endif /* PCPTOP_PCPMODEL_FIXTURE_H */

@@ -524,5 +524,7 @@ const struct unit_test pcpmodel_tests[] = {
 	TEST(test_pcpmodel_cost_split),
 	TEST(test_pcpmodel_cost_extrapolate),
 	TEST(test_pcpmodel_cost_slots),
+	TEST(test_pcpmodel_cost_exact_means),
+	TEST(test_pcpmodel_cost_sparse),
 	TEST_END,
 };

@@ -193,6 +193,116 @@ void test_pcpmodel_cost_extrapolate(void)
 	CHECK_EQ_U64(sum.outside, 2);
 }
 
+/*
+ * The kernel's sums by pages bucket (HIST_LOCK_HOLD_NS_BY_PAGES): the
+ * small calls took 3500 ns each, not the 3000 their time slot's pairing
+ * says, and the large the rest. The means are the sums' exactly; sums
+ * that are not the recording's calls' (another total, or time in a
+ * bucket without calls) are left out and the pairing prices alone.
+ */
+void test_pcpmodel_cost_exact_means(void)
+{
+	uint64_t pages[PCPTOP_HIST_SLOTS], ns[PCPTOP_HIST_SLOTS];
+	uint64_t by[PCPTOP_HIST_SLOTS] = { 0 };
+	static struct pcpmodel_call_sizes sz;
+	struct pcpmodel_cost_in in = two_sizes(pages, ns);
+	struct pcpmodel_cost_table t, paired;
+	struct pcpmodel_cost_sum sum;
+	uint64_t slots[PCPTOP_HIST_SLOTS];
+
+	REQUIRE(pcpmodel_cost_table(&in, &paired) == 0);
+	CHECK(!paired.exact_means);
+	by[hist_slot_of(64)] = 300 * 3500;
+	by[hist_slot_of(2016)] = in.ns - 300 * 3500;
+	in.ns_by_pages = by;
+	REQUIRE(pcpmodel_cost_table(&in, &t) == 0);
+	CHECK(t.exact_means);
+	CHECK(near_rel(t.b[6].mean_ns, 3500));
+	CHECK(near_rel(t.b[10].mean_ns, (in.ns - 300 * 3500) / 100.0));
+	/* the spread over time slots is still the pairing's */
+	CHECK(!memcmp(t.b[6].share, paired.b[6].share, sizeof(t.b[6].share)));
+	price_own(&t, &sum, slots);
+	CHECK(near_rel(sum.total_ns, (double)in.ns));
+	CHECK(!memcmp(slots, ns, sizeof(slots)));
+	/* 5 calls of 32 pages, between the buckets: the nearest, per page */
+	memset(&sz, 0, sizeof(sz));
+	memset(&sum, 0, sizeof(sum));
+	sz.calls_of[32] = 5;
+	pcpmodel_cost_price(&sz, &t, &sum);
+	CHECK(near_rel(sum.total_ns, 5 * 3500 * 32 / t.b[6].pages));
+	/* sums of other calls than these: one ns off the total */
+	by[hist_slot_of(2016)]++;
+	REQUIRE(pcpmodel_cost_table(&in, &t) == 0);
+	CHECK(!t.exact_means);
+	CHECK(near_rel(t.b[6].mean_ns, paired.b[6].mean_ns));
+	by[hist_slot_of(2016)]--;
+	/* time in a bucket the pages histogram has no call in */
+	by[hist_slot_of(2016)] -= 7;
+	by[hist_slot_of(500)] = 7;
+	REQUIRE(pcpmodel_cost_table(&in, &t) == 0);
+	CHECK(!t.exact_means);
+	/* none recorded (an older recording): all zero */
+	memset(by, 0, sizeof(by));
+	REQUIRE(pcpmodel_cost_table(&in, &t) == 0);
+	CHECK(!t.exact_means);
+}
+
+/*
+ * With the kernel's means only a bucket holding 5 % of the recorded pages
+ * prices sizes never seen. 300 calls of 64 pages and 100 of 2016: both
+ * do. 3000 of 64 and 3 of 2016 (6048 of 198048 pages, 3.1 %): a call of
+ * 4032 is priced from the 64-page bucket, at its ns a page, though the
+ * 2016-page bucket still prices its own size; paired, it would price
+ * both.
+ */
+void test_pcpmodel_cost_sparse(void)
+{
+	uint64_t pages[PCPTOP_HIST_SLOTS], ns[PCPTOP_HIST_SLOTS];
+	uint64_t by[PCPTOP_HIST_SLOTS] = { 0 };
+	static struct pcpmodel_call_sizes sz;
+	struct pcpmodel_cost_in in = two_sizes(pages, ns);
+	struct pcpmodel_cost_table t;
+	struct pcpmodel_cost_sum sum;
+
+	by[hist_slot_of(64)] = 300 * 3500;
+	by[hist_slot_of(2016)] = in.ns - 300 * 3500;
+	in.ns_by_pages = by;
+	REQUIRE(pcpmodel_cost_table(&in, &t) == 0);
+	CHECK(t.b[6].prices_others && t.b[10].prices_others);
+	memset(&sz, 0, sizeof(sz));
+	memset(&sum, 0, sizeof(sum));
+	sz.calls_of[4032] = 2;
+	pcpmodel_cost_price(&sz, &t, &sum);
+	CHECK(near_rel(sum.total_ns,
+		       2 * t.b[10].mean_ns * 4032 / t.b[10].pages));
+	/* the large bucket sparse */
+	pages[hist_slot_of(64)] = 3000;
+	pages[hist_slot_of(2016)] = 3;
+	ns[hist_slot_of(3000)] = 3000;
+	ns[hist_slot_of(200000)] = 3;
+	in.pages = 3000 * 64 + 3 * 2016;
+	in.ns = 3000 * 3500 + 3 * 200000;
+	by[hist_slot_of(64)] = 3000 * 3500;
+	by[hist_slot_of(2016)] = 3 * 200000;
+	REQUIRE(pcpmodel_cost_table(&in, &t) == 0);
+	REQUIRE(t.exact_means);
+	CHECK(t.b[6].prices_others && !t.b[10].prices_others);
+	memset(&sum, 0, sizeof(sum));
+	pcpmodel_cost_price(&sz, &t, &sum);
+	CHECK(near_rel(sum.total_ns, 2 * 3500 * 4032 / t.b[6].pages));
+	CHECK_EQ_U64(sum.outside, 2);
+	memset(&sz, 0, sizeof(sz));
+	memset(&sum, 0, sizeof(sum));
+	sz.calls_of[2016] = 1;
+	pcpmodel_cost_price(&sz, &t, &sum);
+	CHECK(near_rel(sum.total_ns, 200000));
+	CHECK_EQ_U64(sum.outside, 0);
+	/* paired: every bucket seen prices others */
+	in.ns_by_pages = NULL;
+	REQUIRE(pcpmodel_cost_table(&in, &t) == 0);
+	CHECK(t.b[10].prices_others);
+}
+
 /* shares rounded to whole calls that add up */
 void test_pcpmodel_cost_slots(void)
 {
