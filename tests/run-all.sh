@@ -17,15 +17,16 @@ suites=("$@")
 # the build the host suites use: make test SAN=1 points it at build/san
 B=${PCPTOP_BUILD:-build}
 # make test's order (its wall time: docs/PERFORMANCE.md): the host
-# suites (a core, much of it sleeping) beside the oracle boots (-icount,
-# whose guests count the same whatever the host's load); the VM matrix
+# suites (a core, much of it sleeping), then the reclaim boots (one
+# vCPU), beside the oracle boots (-icount, both: their guests count the
+# same whatever the host's load); the VM matrix
 # alone (its guests run on the host's clock, and its timing checks with
 # them); the one-boot suites together; what-if alone (its predictions
 # are checked against other boots' real runs, whose workload moved with
 # the host's load although -icount: beside the one-boot suites its
 # predictions missed by more, docs/ACCURACY.md); the rehearsal alone
 # (-icount sleep=on: its iowait is the host disk's)
-[ ${#suites[@]} -eq 0 ] && suites=(unit,oraclecheck,walkthrough,bpfindex,live,top,record,disk,trace,schema,badinput,package,prom,fleetrules,fleet,fuzz,vmrules+oracle
+[ ${#suites[@]} -eq 0 ] && suites=(unit,oraclecheck,walkthrough,bpfindex,live,top,record,disk,trace,schema,badinput,package,prom,fleetrules,fleet,fuzz,vmrules,reclaim+oracle
 	vm vmrecord+vmdiff+vmlive+btf+oom whatif rehearsal)
 
 total_pass=0
@@ -87,6 +88,8 @@ suite_cmd() {
 	# and 5, 0 (7.3, with free_high under 6.16's and 6.12's rules)
 	whatif) cmd=(tests/whatif/run.sh) ;;
 	rehearsal) cmd=(tests/rehearsal/run.sh) ;;
+	# whatif across scales 5 and 0 under reclaim: bonnie++ at twice RAM
+	reclaim) cmd=(tests/whatif/reclaim.sh) ;;
 	# memory running out beside bonnie++: the hog killed, not pcptop,
 	# and the recording says so (one boot, beside the one-boot suites)
 	oom) cmd=(tests/rehearsal/oom.sh) ;;
@@ -228,7 +231,7 @@ for group in "${suites[@]}"; do
 	# the oracle suite's kernels first, alone: cold, their builds take
 	# both cores for many minutes, which the other lanes must not share
 	case " ${all[*]} " in
-	*" oracle "* | *" whatif "*)
+	*" oracle "* | *" whatif "* | *" reclaim "*)
 		for series in 6.12 7.3; do
 			tests/vm/kernel/build.sh --series $series >/dev/null ||
 				echo "run-all: the instrumented $series kernel did not build: the oracle suite will say so" >&2

@@ -47,8 +47,8 @@ log "boots done after $((SECONDS - start)) s"
 WHATIF_OUT=$OUT/suite WHATIF_PAIRS="5:0 0:5" "$here/run.sh" -r 5 0
 rc=$?
 # issue 31's figures beside run.sh's: drains and the zone->lock time
-# too; the known misses as tests/whatif/reclaim.sh's (docs/ACCURACY.md,
-# "Reclaim")
-CROSS_KNOWN="0:5:bulk_free.calls 0:5:refill.calls 0:5:drain.pages" \
+# too; the known misses as tests/whatif/reclaim.sh's, at 1 GiB
+# (docs/ACCURACY.md, "Lock time from the kernel's sums")
+CROSS_KNOWN="0:5:bulk_free.calls 0:5:refill.calls 5:0:drain.chunks:40 5:0:drain.pages:40 0:5:drain.chunks:50 0:5:drain.pages:40" \
 	"$here/cross.sh" "$OUT/suite" 5:0 0:5 || rc=1
 exit $rc
