@@ -16,17 +16,19 @@ cd "$(dirname "$0")/.."
 suites=("$@")
 # the build the host suites use: make test SAN=1 points it at build/san
 B=${PCPTOP_BUILD:-build}
-# make test's order (its wall time: docs/PERFORMANCE.md): the host
-# suites (a core, much of it sleeping), then the reclaim boots (one
-# vCPU), beside the oracle boots (-icount, both: their guests count the
-# same whatever the host's load); the VM matrix
-# alone (its guests run on the host's clock, and its timing checks with
-# them); the one-boot suites together; what-if alone (its predictions
+# make test's order (its wall time: docs/PERFORMANCE.md): three lanes at
+# first: the host suites (a core, much of it sleeping), the oracle boots
+# (-icount: their guests count the same whatever the host's load), and
+# the reclaim boots (one vCPU, one at a time) with the host suites that
+# attach nothing after them, the builds and the fuzzers (after the
+# host suites, the reclaim boots cost 100 s more of make test); the VM
+# matrix alone (its guests run on the host's clock, and its timing
+# checks with them); the one-boot suites together; what-if alone (its predictions
 # are checked against other boots' real runs, whose workload moved with
 # the host's load although -icount: beside the one-boot suites its
 # predictions missed by more, docs/ACCURACY.md); the rehearsal alone
 # (-icount sleep=on: its iowait is the host disk's)
-[ ${#suites[@]} -eq 0 ] && suites=(unit,oraclecheck,walkthrough,bpfindex,live,top,record,disk,trace,schema,badinput,package,prom,fleetrules,fleet,fuzz,vmrules,reclaim+oracle
+[ ${#suites[@]} -eq 0 ] && suites=(unit,oraclecheck,bpfindex,live,top,record,disk,trace,schema,badinput,package,prom,fleetrules,fleet,vmrules+oracle+reclaim,walkthrough,fuzz
 	vm vmrecord+vmdiff+vmlive+btf+oom whatif rehearsal)
 
 total_pass=0
