@@ -120,10 +120,11 @@ KNOWN_SELF_PAGES_PCT=6
 #   spread (scale 6's bulk pages over boots of the same workload); within
 #   16 %.
 KNOWN_PRED_PAGES_PCT=16
-# - 7.3's 5 -> 0 calls and pages: the real runs at 0 spread 10.4 % in bulk
-#   frees over six boots, and 4 of 36 pairings missed 10 % (worst -12.3 %);
-#   within the same 16 %.
-KNOWN_K73_PRED_PCT=16
+# - 7.3's 5 -> 0 calls and pages: the real runs at 0 spread 448 to 533
+#   bulk frees (19 %) over 15 boots of 2026-12-04/05, the traces of 5
+#   predicted 434 to 516, and pairs missed by -9.6 to +14.3 %; within
+#   issue 31's 20 % (16 %, drawn from the first six boots, failed CI).
+KNOWN_K73_PRED_PCT=20
 
 # -r boots nothing: jq only
 tools=(jq)
@@ -520,13 +521,13 @@ for pair in $K73_PAIRS; do
 			echo "whatif not held k73 $a->$b $k: ${line#* } (docs/ACCURACY.md, \"The 7.3 pair\")"
 			continue
 		fi
-		# one real run at 0 is one sample of a 10.4 % spread: a miss
+		# one real run at 0 is one sample of a 19 % spread: a miss
 		# inside the fixed envelope is known, past it a failure (at 0
 		# only: the runs at 5 spread 46 %, no envelope there)
 		if [ "${line%% *}" = FAIL ] && [ "$b" = 0 ] &&
 		   within_pct "$p" "$m" "$KNOWN_K73_PRED_PCT"; then
 			say KNOWN "k73 $a->$b $k: ${line#* }" \
-				"envelope $KNOWN_K73_PRED_PCT %: 7.3's real runs at scale 0 spread 10.4 % in bulk frees over six boots (\"The 7.3 pair\")"
+				"envelope $KNOWN_K73_PRED_PCT %: 7.3's real runs at scale 0 spread 19 % in bulk frees over 15 boots (\"The 7.3 pair\")"
 			continue
 		fi
 		[ "${line%% *}" = FAIL ] && line+=" (docs/ACCURACY.md, \"The 7.3 pair\")"
