@@ -209,6 +209,53 @@ static __always_inline unsigned long compat_zone_lock_off(void)
 	return bpf_core_field_offset(struct zone___lock, lock);
 }
 
+/*
+ * The free pages an order-0 allocation without ALLOC_RESERVES may not
+ * count (__zone_watermark_unusable_free()): the highatomic reserve's.
+ * "mm/page_alloc: keep track of free highatomic" (Yu Zhao, mm-hotfixes,
+ * October 2024) counts only the reserve's free pages, nr_free_highatomic;
+ * before it the whole reserve, nr_reserved_highatomic, was taken off.
+ */
+struct zone___hafree {
+	unsigned long nr_free_highatomic;
+} __attribute__((preserve_access_index));
+
+static __always_inline unsigned long compat_zone_highatomic(struct zone *zone)
+{
+	struct zone___hafree *z = (void *)zone;
+
+	if (bpf_core_field_exists(z->nr_free_highatomic))
+		return BPF_CORE_READ(z, nr_free_highatomic);
+	return BPF_CORE_READ(zone, nr_reserved_highatomic);
+}
+
+/*
+ * The mark an order-0 allocation after direct reclaim must clear
+ * (ALLOC_WMARK_MIN, zone_watermark_fast()): min_wmark_pages(), that is
+ * _watermark[WMARK_MIN] + watermark_boost, plus what it may not count
+ * (above); lowmem_reserve and free CMA pages left out. Both enums' values
+ * are relocated, as their order may change.
+ */
+static __always_inline unsigned long compat_zone_order0_mark(struct zone *zone)
+{
+	int min = bpf_core_enum_value(enum zone_watermarks, WMARK_MIN);
+	unsigned long wm = 0;
+
+	bpf_core_read(&wm, sizeof(wm), &zone->_watermark[min & 3]);
+	return wm + BPF_CORE_READ(zone, watermark_boost) +
+	       compat_zone_highatomic(zone);
+}
+
+/* zone_page_state(zone, NR_FREE_PAGES) */
+static __always_inline long compat_zone_free_pages(struct zone *zone)
+{
+	int i = bpf_core_enum_value(enum zone_stat_item, NR_FREE_PAGES);
+	long v = 0;
+
+	bpf_core_read(&v, sizeof(v), &zone->vm_stat[i & 63]);
+	return v;
+}
+
 /* whether zone->lock is named _lock here (for the loader's tests) */
 static __always_inline bool compat_zone_lock_renamed(void)
 {

@@ -26,6 +26,17 @@ enum pcptrace_type {
 	PCPT_CPU_DEAD,
 	PCPT_CPU_ONLINE,
 	PCPT_SNAPSHOT, /* struct pcptrace_snap: the pageset read in BPF */
+	/*
+	 * a direct reclaim's end (1.7): order its begin's, payload the pages
+	 * it reclaimed; zone unknown. Type 7 is the recorder's zone state.
+	 */
+	PCPT_RECLAIM = 8,
+	/*
+	 * a free block taken off the buddy lists without an allocation
+	 * (compaction's isolate_freepages(), __isolate_free_page()): zone
+	 * and order the block's, path buddy (1.7)
+	 */
+	PCPT_ISOLATE,
 	NR_PCPT,
 };
 
@@ -39,6 +50,10 @@ enum pcptrace_type {
 #define PCPT_PATH_BUDDY 1
 /* migratetype: mm_page_free does not carry get_pfnblock_migratetype() */
 #define PCPT_MT_UNKNOWN 0xff
+/* order: a reclaim's end whose begin was not seen */
+#define PCPT_ORDER_UNKNOWN 0xff
+/* tasks in direct reclaim at once whose orders are kept */
+#define PCPT_RECLAIM_TASKS 1024
 /* zone: page->flags did not say (or a zone past PCPTOP_MAX_ZONES) */
 #define PCPT_ZONE_UNKNOWN 0xff
 
@@ -61,6 +76,18 @@ enum pcptrace_type {
  * free, is then not traced at all (format 1.6, 2026-12-02)
  */
 #define PCPT_HOOK_BUDDY 0x40
+/*
+ * vmscan:mm_vmscan_direct_reclaim_begin/_end: each direct reclaim's end,
+ * the moment __alloc_pages_direct_reclaim() tries the freelists again and
+ * drains every pageset when that fails (1.7)
+ */
+#define PCPT_HOOK_RECLAIM 0x80
+/*
+ * __isolate_free_page()'s return (fexit only): NR_FREE_PAGES falls by
+ * the block, which no allocation event shows; without it a replay's free
+ * pages drift up under compaction (1.7)
+ */
+#define PCPT_HOOK_ISOLATE 0x10000
 /* function probes' mode, in the hooks word's second byte */
 #define PCPT_HOOK_FN_SHIFT 8
 #define PCPT_FN_NONE 0
@@ -112,6 +139,21 @@ struct pcptrace_run {
 #define PCPT_ZF_BELOW_HIGH 0x01
 #define PCPT_ZF_RECLAIM_ACTIVE 0x02
 #define PCPT_ZF_VALID 0x80
+
+/*
+ * A record of the ring buffer only: the zone an allocation after a
+ * direct reclaim tries, read at the reclaim's end, just before its
+ * RECLAIM event (the zone of the CPU's last pcp free, where the commit
+ * is traced). The recorder writes it as a zone state whose fields are
+ * PCPM_ZFIELD_MARK (1.7).
+ */
+#define PCPT_MARK 31
+
+struct pcptrace_mark {
+	struct pcptrace_event ev; /* type PCPT_MARK, zone */
+	__u64 free_pages; /* NR_FREE_PAGES */
+	__u64 mark; /* compat_zone_order0_mark() */
+};
 
 /* pcpmodel_pcp_state's field bits, as far as BPF reads them */
 #define PCPT_FIELD_AUTO_HIGH 0x01

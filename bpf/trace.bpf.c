@@ -14,6 +14,9 @@
  * tf_online, tk_online    page_alloc_cpu_online         CPU_ONLINE (1)
  * tf_commit, tk_commit    free_unref_page_commit *      FREE, pcp path (1)(2)
  * tf_buddy, tk_buddy      free_one_page                 FREE, buddy path (1)(3)
+ * tt_reclaim_begin        vmscan:mm_vmscan_direct_reclaim_begin  none: the order kept
+ * tt_reclaim_end          vmscan:mm_vmscan_direct_reclaim_end    RECLAIM    tracepoint
+ * tx_isolate              __isolate_free_page returns   ISOLATE    fexit only
  *
  * (1) fentry, else kprobe, else not traced (a kernel that refuses both,
  *     as the development machines' policy and build do):
@@ -112,6 +115,8 @@ static __always_inline unsigned long page_flags(const struct page *page,
 struct seed_state {
 	__u32 done;
 	__u32 zero;
+	/* the zone of this CPU's last pcp free: a reclaim's mark reads it */
+	__u64 zone;
 };
 
 struct {
@@ -172,6 +177,83 @@ TP_TWIN(mm_page_free, tt_free,
 	page_event(PCPT_FREE, page, order, PCPT_MT_UNKNOWN, PCPT_PATH_BY_ORDER,
 		   tp_direct),
 	struct page *page, unsigned int order)
+
+/* each task's direct reclaim's order, from its begin to its end */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PCPT_RECLAIM_TASKS);
+	__type(key, __u32);
+	__type(value, __u32);
+} reclaim_order SEC(".maps");
+
+static __always_inline int on_reclaim_begin(int order)
+{
+	__u32 pid = (__u32)bpf_get_current_pid_tgid();
+	__u32 o = (__u32)order;
+
+	bpf_map_update_elem(&reclaim_order, &pid, &o, BPF_ANY);
+	return 0;
+}
+
+/*
+ * The zone the retry after a reclaim tries, as the kernel will judge it:
+ * its free pages against the order-0 mark. Only where the commit is
+ * traced (the zone of this CPU's last pcp free); none before the first.
+ */
+static __always_inline void reclaim_mark(__u32 cpu)
+{
+	struct pcptrace_mark *mk;
+	struct seed_state *ss;
+	struct zone *zone;
+	__u32 k = 0;
+	int idx;
+
+	ss = bpf_map_lookup_elem(&seeded, &k);
+	if (!ss || !ss->zone)
+		return;
+	zone = (struct zone *)ss->zone;
+	idx = compat_zone_idx(zone);
+	if (idx < 0 || idx >= PCPTOP_ZONE_UNKNOWN)
+		return;
+	mk = (struct pcptrace_mark *)reserve(sizeof(*mk), PCPT_MARK, cpu);
+	if (!mk)
+		return;
+	mk->ev.zone = idx;
+	mk->free_pages = compat_zone_free_pages(zone);
+	mk->mark = compat_zone_order0_mark(zone);
+	bpf_ringbuf_submit(mk, BPF_RB_NO_WAKEUP);
+}
+
+/*
+ * The end, not the begin: the replay decides there, as the kernel does,
+ * whether the freelists still fail the allocation and every pageset is
+ * drained; the pages reclaimed are in the trace before it as frees
+ */
+static __always_inline int on_reclaim_end(unsigned long nr_reclaimed)
+{
+	__u32 pid = (__u32)bpf_get_current_pid_tgid();
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct pcptrace_event *e;
+	__u32 *o = bpf_map_lookup_elem(&reclaim_order, &pid);
+	__u8 order = o && *o < PCPT_ORDER_UNKNOWN ? *o : PCPT_ORDER_UNKNOWN;
+
+	if (o)
+		bpf_map_delete_elem(&reclaim_order, &pid);
+	run_break(cpu);
+	reclaim_mark(cpu);
+	e = reserve(sizeof(*e), PCPT_RECLAIM, cpu);
+	if (!e)
+		return 0;
+	e->order = order;
+	e->payload = nr_reclaimed < 0xffffffffUL ? nr_reclaimed : 0xffffffffU;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	return 0;
+}
+
+TP_TWIN(mm_vmscan_direct_reclaim_begin, tt_reclaim_begin,
+	on_reclaim_begin(order), int order, gfp_t gfp_flags)
+TP_TWIN(mm_vmscan_direct_reclaim_end, tt_reclaim_end,
+	on_reclaim_end(nr_reclaimed), unsigned long nr_reclaimed)
 
 /* ---- function probes: fentry, or their kprobe twins ---- */
 
@@ -364,7 +446,7 @@ static long walk_one(__u32 i, struct walk *w)
  * kernel's high is far below) and then says no lists.
  */
 static __always_inline void seed_once(struct per_cpu_pages *pcp, int idx,
-				      __u32 cpu)
+				      __u32 cpu, __u64 zone_ptr)
 {
 	unsigned long lists =
 		(unsigned long)pcp +
@@ -376,7 +458,10 @@ static __always_inline void seed_once(struct per_cpu_pages *pcp, int idx,
 	struct walk w;
 
 	ss = bpf_map_lookup_elem(&seeded, &k);
-	if (!ss || idx < 0 || idx >= 32 || (ss->done & (1u << idx)))
+	if (!ss)
+		return;
+	ss->zone = zone_ptr;
+	if (idx < 0 || idx >= 32 || (ss->done & (1u << idx)))
 		return;
 	ss->done |= 1u << idx;
 	run_break(cpu);
@@ -439,7 +524,7 @@ static __always_inline int on_commit(struct zone *zone,
 	if (idx < 0 || idx >= PCPTOP_ZONE_UNKNOWN)
 		idx = PCPT_ZONE_UNKNOWN;
 	else
-		seed_once(pcp, idx, cpu);
+		seed_once(pcp, idx, cpu, (__u64)zone);
 	ev.time_ns = bpf_ktime_get_ns();
 	ev.cpu = cpu;
 	ev.type = PCPT_FREE;
@@ -486,4 +571,34 @@ int BPF_KPROBE(tk_buddy, struct zone *zone, struct page *page,
 {
 	return page_event(PCPT_FREE, page, order, PCPT_MT_UNKNOWN,
 			  PCPT_PATH_BUDDY, false);
+}
+
+/*
+ * A block compaction took off the free lists for its migration targets:
+ * the pages leave NR_FREE_PAGES with no allocation event, and come back
+ * as the migrated pages' frees (traced). ret: the pages taken, 0 when
+ * the zone's watermark refused.
+ */
+SEC("pcptop.fexit/__isolate_free_page")
+int BPF_PROG(tx_isolate, struct page *page, unsigned int order, int ret)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct pcptrace_event *e;
+	int zone, nid;
+
+	if (ret <= 0 || !page)
+		return 0;
+	zone = compat_flags_zone(page_flags(page, true), page_zone_bits(),
+				 &nid);
+	run_break(cpu);
+	e = reserve(sizeof(*e), PCPT_ISOLATE, cpu);
+	if (!e)
+		return 0;
+	if (zone >= 0 && zone < PCPTOP_MAX_ZONES)
+		e->zone = zone;
+	e->nid = nid;
+	e->order = order;
+	e->path = PCPT_PATH_BUDDY;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	return 0;
 }

@@ -184,8 +184,24 @@ enum pcpmodel_event_type {
 	PCPM_EV_SNAPSHOT,
 	/* a read of one zone's watermarks and flags: payload, zone_states */
 	PCPM_EV_ZONE_STATE,
+	/*
+	 * a direct reclaim's end (vmscan:mm_vmscan_direct_reclaim_end):
+	 * order its request's (PCPM_ORDER_UNKNOWN: not seen), payload the
+	 * pages it reclaimed, zone unused. What follows in the kernel:
+	 * get_page_from_freelist() again, and drain_all_pages() if it fails.
+	 */
+	PCPM_EV_RECLAIM,
+	/*
+	 * a free block of 2^order pages taken off the buddy lists by
+	 * __isolate_free_page() (compaction's migration targets): free
+	 * pages fall, no allocation; path buddy
+	 */
+	PCPM_EV_ISOLATE,
 	NR_PCPM_EV,
 };
+
+/* RECLAIM: the reclaim's begin, and with it its order, was not traced */
+#define PCPM_ORDER_UNKNOWN 0xff
 
 enum pcpmodel_path {
 	PCPM_PATH_PCP,
@@ -294,6 +310,14 @@ struct pcpmodel_pcp_state {
 #define PCPM_ZFIELD_FLAGS 0x1 /* below_high, reclaim_active */
 #define PCPM_ZFIELD_PAGESET 0x2 /* pageset_high_min/high_max/batch */
 #define PCPM_ZFIELD_WMARK 0x4 /* free_pages, wmark_* */
+/*
+ * read in BPF at a direct reclaim's end (1.7), alone: free_pages
+ * NR_FREE_PAGES, wmark_min the mark an order-0 allocation must clear
+ * (min with watermark_boost, plus the highatomic reserve it may not
+ * count); the rest unread. Not a /proc read: the replay's free pages
+ * are not set from it.
+ */
+#define PCPM_ZFIELD_MARK 0x8
 
 /*
  * What the policy reads of struct zone. The pageset fields are what
@@ -439,6 +463,22 @@ struct pcpmodel_result {
 	 * PCPM_DRAIN_ALL)
 	 */
 	uint64_t reclaim_added, reclaim_pages, drains_added;
+	/*
+	 * The trace's own direct reclaims (RECLAIM events, format 1.7), and
+	 * of the order-0 ones that reclaimed something, [at or under the
+	 * mark at their end in this replay][the record drained after them]:
+	 * at the recorded scale, how far the zone's free pages explain the
+	 * record's drains (pcpmodel_reclaim.c).
+	 */
+	uint64_t reclaims;
+	uint64_t isolated_pages; /* ISOLATE events' pages */
+	uint64_t reclaim_decided[2][2];
+	/*
+	 * the same by the kernel's own free pages against its mark, where
+	 * the trace has it (PCPM_ZFIELD_MARK): how far the rule itself
+	 * explains the record's drains
+	 */
+	uint64_t reclaim_kernel_decided[2][2];
 	size_t series_len;
 	uint64_t series_dropped; /* points past series_cap */
 };

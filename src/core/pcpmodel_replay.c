@@ -52,6 +52,7 @@ int pcpmodel_new(const struct pcpmodel_config *cfg, struct pcpmodel **out)
 	if (!m)
 		return -ENOMEM;
 	m->cfg = *cfg;
+	m->mark_zone = -1;
 	m->pcps =
 		calloc((size_t)cfg->nr_cpus * cfg->nr_zones, sizeof(*m->pcps));
 	m->cpu_offline = calloc(cfg->nr_cpus, sizeof(*m->cpu_offline));
@@ -414,6 +415,8 @@ static int alloc_or_free(struct pcpmodel *m, const struct pcpmodel_event *ev)
 			return -EINVAL;
 		if (alloc) {
 			m->res.buddy_allocs++;
+			pcpm_reclaim_alloc(m, ev->cpu);
+			m->last_alloc_zone = ev->zone;
 			if (pcpm_zone_alloc(m, ev->zone, ev->order))
 				pcpm_direct_reclaim(m, ev->cpu, ev->zone,
 						    ev->order);
@@ -438,6 +441,8 @@ static int alloc_or_free(struct pcpmodel *m, const struct pcpmodel_event *ev)
 		m->res.events_below_high++;
 	if (alloc) {
 		m->res.pcp_allocs++;
+		pcpm_reclaim_alloc(m, ev->cpu);
+		m->last_alloc_zone = ev->zone;
 		if (pcpm_zone_alloc(m, ev->zone, ev->order))
 			pcpm_direct_reclaim(m, ev->cpu, ev->zone, ev->order);
 		pcpm_alloc(m, pcp, zone, ev->order, pindex, ev->caller);
@@ -454,7 +459,8 @@ static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
 	struct pcpm_pcp *pcp;
 	int err;
 
-	if (ev->type != PCPM_EV_CPU_DEAD && ev->type != PCPM_EV_CPU_ONLINE)
+	if (ev->type != PCPM_EV_CPU_DEAD && ev->type != PCPM_EV_CPU_ONLINE &&
+	    ev->type != PCPM_EV_RECLAIM)
 		pcpm_zone_event(m, ev->zone);
 
 	switch (ev->type) {
@@ -470,8 +476,23 @@ static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
 			return -ENODATA;
 		if (ev->type == PCPM_EV_DECAY)
 			pcpm_decay(m, pcp);
-		else
+		else {
+			if (ev->reason == PCPM_DRAIN_UNKNOWN)
+				pcpm_reclaim_drain(m);
 			drain(m, pcp, ev->reason);
+		}
+		return 0;
+	case PCPM_EV_ISOLATE:
+		if (ev->order > PCPM_BUDDY_ORDER_MAX)
+			return -EINVAL;
+		m->res.isolated_pages += 1ULL << ev->order;
+		pcpm_zone_move(m, ev->zone, -(1LL << ev->order));
+		return 0;
+	case PCPM_EV_RECLAIM:
+		pcpm_reclaim_end(m, ev->cpu,
+				 ev->order == PCPM_ORDER_UNKNOWN ? -1 :
+								   ev->order,
+				 ev->payload);
 		return 0;
 	case PCPM_EV_CPU_DEAD:
 		cpu_dead(m, ev->cpu);
@@ -486,6 +507,11 @@ static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
 	case PCPM_EV_ZONE_STATE:
 		if (!pl || ev->payload >= pl->nr_zone_states)
 			return -EINVAL;
+		if (pl->zone_states[ev->payload].fields == PCPM_ZFIELD_MARK) {
+			pcpm_reclaim_mark(m, ev->zone,
+					  &pl->zone_states[ev->payload]);
+			return 0;
+		}
 		err = pcpmodel_set_zone(m, ev->zone,
 					&pl->zone_states[ev->payload]);
 		if (!err &&
@@ -503,7 +529,7 @@ int pcpmodel_apply(struct pcpmodel *m, const struct pcpmodel_event *ev,
 	int err;
 
 	if (ev->type >= NR_PCPM_EV || ev->cpu >= m->cfg.nr_cpus ||
-	    ev->zone >= m->cfg.nr_zones) {
+	    (ev->zone >= m->cfg.nr_zones && ev->type != PCPM_EV_RECLAIM)) {
 		m->res.events_rejected++;
 		return -EINVAL;
 	}

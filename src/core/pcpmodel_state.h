@@ -50,12 +50,30 @@ struct pcpm_wmark {
 	bool kswapd; /* awake, reclaiming: ZONE_RECLAIM_ACTIVE */
 	bool kswapd_woken; /* by the current event: awake from the next */
 	bool direct; /* the current allocation entered direct reclaim */
+	/* the kernel's at the last direct reclaim's end (PCPM_ZFIELD_MARK) */
+	int64_t mark; /* the order-0 mark */
+	int64_t mark_free; /* NR_FREE_PAGES */
 };
 
 struct pcpm_zone {
 	struct pcpmodel_zone_state st;
 	bool seeded;
 	struct pcpm_wmark w;
+};
+
+/*
+ * The trace's last direct reclaim, from its end (a RECLAIM event) to the
+ * retry's allocation on its CPU: the record's drains between are its
+ * drain_all_pages()
+ */
+struct pcpm_reclaim {
+	bool open;
+	bool decides; /* order 0: the watermark decides (pcpmodel_reclaim.c) */
+	bool under; /* this replay's zone at or under min at the end */
+	bool drained; /* the record drained after it */
+	bool kernel_under; /* the kernel's own free pages at or under the mark */
+	bool marked; /* the kernel's mark came with it */
+	uint16_t cpu;
 };
 
 struct pcpmodel {
@@ -66,6 +84,10 @@ struct pcpmodel {
 	struct pcpmodel_result res;
 	/* the replay at the recorded scale: pcpmodel_set_reference() */
 	const struct pcpmodel *ref;
+	struct pcpm_reclaim reclaim;
+	uint8_t last_alloc_zone; /* the zone of the last allocation */
+	/* the zone of a mark not yet taken by its RECLAIM event, or none */
+	int mark_zone;
 };
 
 /* a flush being made: who decided it, what its chunks freed so far */
@@ -161,6 +183,17 @@ bool pcpm_zone_reclaim_active(const struct pcpmodel *m,
 /* pcpmodel_reclaim.c: the direct reclaim pcpm_zone_alloc() asked for */
 void pcpm_direct_reclaim(struct pcpmodel *m, unsigned int cpu,
 			 unsigned int zone, int order);
+/*
+ * the trace's own direct reclaims, judged: its end (a RECLAIM event),
+ * with the kernel's mark before it; a drain while it is open; an
+ * allocation, which closes it on its CPU
+ */
+void pcpm_reclaim_end(struct pcpmodel *m, unsigned int cpu, int order,
+		      uint32_t reclaimed);
+void pcpm_reclaim_mark(struct pcpmodel *m, unsigned int zone,
+		       const struct pcpmodel_zone_state *st);
+void pcpm_reclaim_drain(struct pcpmodel *m);
+void pcpm_reclaim_alloc(struct pcpmodel *m, unsigned int cpu);
 
 /* pcpmodel_policy.c: the rules per kernel version */
 void pcpm_alloc(struct pcpmodel *m, struct pcpm_pcp *pcp,

@@ -79,6 +79,7 @@ enum fn_id {
 	FN_ONLINE,
 	FN_COMMIT, /* tt_free leaves the pcp orders to it */
 	FN_BUDDY, /* with the commit, it takes tt_free's place */
+	FN_ISOLATE, /* fexit only: its return says whether it took the block */
 	NR_FN_PROBES,
 };
 
@@ -111,6 +112,9 @@ static const struct fn_probe fn_probes[NR_FN_PROBES] = {
 		       .hook = PCPT_HOOK_BUDDY,
 		       .fentry = PROG(tf_buddy),
 		       .kprobe = PROG(tk_buddy) },
+	[FN_ISOLATE] = { .fns = { "__isolate_free_page" },
+			 .hook = PCPT_HOOK_ISOLATE,
+			 .fexit = PROG(tx_isolate) },
 };
 
 _Static_assert(NR_FN_PROBES <= FN_PROBES_MAX, "struct trace's fn[] is short");
@@ -234,10 +238,26 @@ static int set_autoload(struct trace *t, bool raw_tp, int mode, bool buddy_ok,
 	if (!err)
 		err = bpf_program__set_autoload(s->progs.rtt_free,
 						raw_tp && !buddy);
-	t->hooks = PCPT_HOOK_ALLOC_FREE | (uint32_t)mode << PCPT_HOOK_FN_SHIFT;
+	if (!err)
+		err = bpf_program__set_autoload(s->progs.tt_reclaim_begin,
+						!raw_tp);
+	if (!err)
+		err = bpf_program__set_autoload(s->progs.tt_reclaim_end,
+						!raw_tp);
+	if (!err)
+		err = bpf_program__set_autoload(s->progs.rtt_reclaim_begin,
+						raw_tp);
+	if (!err)
+		err = bpf_program__set_autoload(s->progs.rtt_reclaim_end,
+						raw_tp);
+	t->hooks = PCPT_HOOK_ALLOC_FREE | PCPT_HOOK_RECLAIM |
+		   (uint32_t)mode << PCPT_HOOK_FN_SHIFT;
 	for (i = 0; i < NR_FN_PROBES; i++) {
 		const struct fn_probe *p = &fn_probes[i];
-		bool on = i == FN_BUDDY ? buddy : ids[i] > 0;
+		/* a probe with no program of this mode is not on */
+		bool on = (i == FN_BUDDY ? buddy : ids[i] > 0) &&
+			  (mode != PCPT_FN_KPROBE || p->kprobe) &&
+			  (mode != PCPT_FN_FENTRY || p->fentry || p->fexit);
 		bool fentry = on && mode == PCPT_FN_FENTRY;
 		bool kprobe = on && mode == PCPT_FN_KPROBE;
 
@@ -248,8 +268,10 @@ static int set_autoload(struct trace *t, bool raw_tp, int mode, bool buddy_ok,
 		if (!err)
 			err = load_at(s, p->kprobe, kprobe);
 		/* at this kernel's name, not the section's (attach_kprobes) */
-		bpf_program__set_autoattach(prog_at(s, p->kprobe), false);
-		if (fentry && !err)
+		if (p->kprobe)
+			bpf_program__set_autoattach(prog_at(s, p->kprobe),
+						    false);
+		if (fentry && p->fentry && !err)
 			err = fentry_load_target(prog_at(s, p->fentry),
 						 t->fn[i], (uint32_t)ids[i]);
 		if (p->fexit) {

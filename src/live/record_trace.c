@@ -26,7 +26,9 @@ _Static_assert(PCPTRACE_RUN_MAX == REC_TRACE_RUN_MAX,
 _Static_assert((int)PCPT_ALLOC == (int)PCPM_EV_ALLOC &&
 		       (int)PCPT_FREE == (int)PCPM_EV_FREE &&
 		       (int)PCPT_SNAPSHOT == (int)PCPM_EV_SNAPSHOT &&
-		       (int)PCPT_CPU_ONLINE == (int)PCPM_EV_CPU_ONLINE,
+		       (int)PCPT_CPU_ONLINE == (int)PCPM_EV_CPU_ONLINE &&
+		       (int)PCPT_RECLAIM == (int)PCPM_EV_RECLAIM &&
+		       (int)PCPT_ISOLATE == (int)PCPM_EV_ISOLATE,
 	       "bpf/pcptrace.h's types are pcpmodel's");
 _Static_assert(PCPT_PATH_PCP == PCPM_PATH_PCP &&
 		       PCPT_PATH_BUDDY == PCPM_PATH_BUDDY,
@@ -88,6 +90,20 @@ static int on_snap(struct rec_tracer *rt, const struct pcptrace_snap *s)
 				 &st);
 }
 
+/* a zone's mark at a direct reclaim's end: a zone state of its own kind */
+static int on_mark(struct rec_tracer *rt, const struct pcptrace_mark *mk)
+{
+	struct pcpmodel_zone_state zs = {
+		.free_pages = mk->free_pages,
+		.wmark_min = mk->mark,
+		.fields = PCPM_ZFIELD_MARK,
+	};
+
+	if (mk->ev.zone >= PCPTOP_MAX_ZONES)
+		return 0;
+	return rec_trace_add_zone(&rt->buf, mk->ev.time_ns, mk->ev.zone, &zs);
+}
+
 /*
  * A zone state with the flags a commit read, when they changed since the
  * CPU's last record: records come in the order their runs ended, not in
@@ -124,6 +140,10 @@ static int sink(void *ctx, const void *rec, size_t len)
 		if (len < sizeof(struct pcptrace_snap))
 			return 0;
 		err = on_snap(rt, rec);
+	} else if (e->type == PCPT_MARK) {
+		if (len < sizeof(struct pcptrace_mark))
+			return 0;
+		err = on_mark(rt, rec);
 	} else {
 		err = zone_flags(rt, e);
 		if (err)
@@ -139,13 +159,15 @@ static int sink(void *ctx, const void *rec, size_t len)
 		ev.reason = e->reason;
 		ev.caller = e->caller;
 		/* a page event's run: the events after its first */
-		if (rec_trace_in_runs(e->type))
+		if (rec_trace_in_runs(e->type) || e->type == PCPT_RECLAIM)
 			ev.payload = e->payload;
 		err = rec_trace_add_event(&rt->buf, &ev);
 	}
 	if (err)
 		return err;
-	rt->events += e->type == PCPT_SNAPSHOT ? 1 : rec_trace_event_n(&ev);
+	rt->events += e->type == PCPT_SNAPSHOT || e->type == PCPT_MARK ?
+			      1 :
+			      rec_trace_event_n(&ev);
 	if (rt->buf.nr_events >= REC_TRACE_CHUNK_EVENTS)
 		return flush(rt);
 	return 0;

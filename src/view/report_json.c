@@ -328,8 +328,8 @@ static void j_summary(struct json_writer *w, const struct cmp_result *r)
 static void j_trace(struct json_writer *w, const struct rec_summary *s)
 {
 	static const char *const names[NR_PCPM_EV] = {
-		"alloc",    "free",	  "decay",    "drain",
-		"cpu_dead", "cpu_online", "snapshot", "zone_state",
+		"alloc",      "free",	  "decay",	"drain",   "cpu_dead",
+		"cpu_online", "snapshot", "zone_state", "reclaim", "isolate",
 	};
 	const struct rec_trace_tally *t = &s->trace;
 	uint64_t sum = 0;

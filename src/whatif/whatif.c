@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pcptrace.h"
 #include "units.h"
 #include "whatif.h"
 
@@ -144,6 +145,11 @@ void whatif_figures(const struct pcpmodel_rules *rules,
 	c->x.events_below_high = r->events_below_high;
 	c->x.reclaim_added = r->reclaim_added;
 	c->x.drains_added = r->drains_added;
+	c->x.reclaims_traced = r->reclaims;
+	memcpy(c->x.reclaim_decided, r->reclaim_decided,
+	       sizeof(c->x.reclaim_decided));
+	memcpy(c->x.reclaim_kernel_decided, r->reclaim_kernel_decided,
+	       sizeof(c->x.reclaim_kernel_decided));
 	c->x.snapshots = r->snapshots;
 	c->x.snapshots_drifted = r->snapshots_drifted;
 	c->x.count_drift_max = r->count_drift_abs_max;
@@ -265,6 +271,7 @@ static int replay_one(struct whatif *w, int scale, struct whatif_col *c)
 	parked_stats(&c->x);
 	c->scale = scale;
 	whatif_figures(&w->rules, pcpmodel_result(m), c);
+	c->x.reclaims_known = t->hooks & PCPT_HOOK_RECLAIM;
 	whatif_price(w, pcpmodel_result(m), c);
 	pcpmodel_free(ref);
 	pcpmodel_free(m);

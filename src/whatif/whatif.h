@@ -53,6 +53,14 @@ struct whatif_extra {
 	 * record's (pcpmodel_result: reclaim_added); 0 at the recorded scale
 	 */
 	uint64_t reclaim_added, drains_added;
+	/*
+	 * the trace's direct reclaims (format 1.7) and of the order-0 ones
+	 * [at or under the mark in this replay][drained in the record]
+	 * (pcpmodel_result)
+	 */
+	uint64_t reclaims_traced, reclaim_decided[2][2];
+	uint64_t reclaim_kernel_decided[2][2]; /* the kernel's free pages */
+	bool reclaims_known; /* the trace has them: hooks PCPT_HOOK_RECLAIM */
 	uint64_t snapshots, snapshots_drifted;
 	uint64_t count_drift_max, high_drift_max;
 	double count_drift_mean;

@@ -52,6 +52,9 @@ const struct whatif_row whatif_rows[] = {
 	{ "below_high.pct", "pcp events with the zone below high", "%", NULL, WP_EXTRA, WR_REPLAY },
 	{ "reclaim.added", "direct reclaims the scale adds (zone under min)", "", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drains.added", "drain_all_pages after them", "", NULL, WP_EXTRA, WR_REPLAY },
+	{ "reclaim.traced", "direct reclaims in the trace (1.7)", "", NULL, WP_EXTRA, WR_REPLAY },
+	{ "reclaim.explained_pct", "of order 0, drained as the mark says", "%", NULL, WP_EXTRA, WR_REPLAY },
+	{ "reclaim.kernel_explained_pct", "the same by the kernel's free pages", "%", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drift.snapshots_pct", "snapshots the replay drifted at", "%", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drift.count_mean", "its drift of pcp->count, mean", "pages", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drift.count_max", "its drift of pcp->count, largest", "pages", NULL, WP_EXTRA, WR_REPLAY },
@@ -72,6 +75,21 @@ const struct whatif_row *whatif_row_of(const char *key)
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/*
+ * of the trace's order-0 direct reclaims, those the replay's zone at or
+ * under min drained and those over it did not, as the record did; none
+ * decided: no figure
+ */
+static bool decided_pct(const uint64_t (*d)[2], double *v)
+{
+	uint64_t all = d[0][0] + d[0][1] + d[1][0] + d[1][1];
+
+	if (!all)
+		return false;
+	*v = pct(d[0][0] + d[1][1], all);
+	return true;
 }
 
 static bool extra(const struct whatif_col *c, const char *key, double *v)
@@ -99,6 +117,8 @@ static bool extra(const struct whatif_col *c, const char *key, double *v)
 		{ "reclaim.added",
 		  offsetof(struct whatif_extra, reclaim_added) },
 		{ "drains.added", offsetof(struct whatif_extra, drains_added) },
+		{ "reclaim.traced",
+		  offsetof(struct whatif_extra, reclaims_traced) },
 	};
 	size_t i;
 
@@ -116,6 +136,10 @@ static bool extra(const struct whatif_col *c, const char *key, double *v)
 		*v = pct(x->snapshots_drifted, x->snapshots);
 	else if (!strcmp(key, "drift.count_mean"))
 		*v = x->count_drift_mean;
+	else if (!strcmp(key, "reclaim.explained_pct"))
+		return decided_pct(x->reclaim_decided, v);
+	else if (!strcmp(key, "reclaim.kernel_explained_pct"))
+		return decided_pct(x->reclaim_kernel_decided, v);
 	else
 		return false;
 	return true;
@@ -145,6 +169,9 @@ bool whatif_value(const struct whatif_col *col, const struct whatif_row *row,
 		    !col->x.lock_takes && !col->x.lock_pages)
 			return false;
 		if (!strncmp(row->key, "parked.", 7) && !col->x.have_parked)
+			return false;
+		if (!strncmp(row->key, "reclaim.", 8) &&
+		    strcmp(row->key, "reclaim.added") && !col->x.reclaims_known)
 			return false;
 		return extra(col, row->key, v);
 	}

@@ -59,8 +59,9 @@ tc "$in_a" "$in_b" >"$TMP/inner"
 tc "$out_a" "$out_b" >"$TMP/outer"
 tc >"$TMP/all"
 t_eq "nothing lost" "$(val lost "$TMP/all")" 0
-t_eq "hooks: tracepoints and /proc/zoneinfo, no function probe (--mode tracepoint)" \
-	"$(val hooks "$TMP/all")" 0x11
+# 0x80: vmscan's direct reclaim tracepoints (format 1.7), in every mode
+t_eq "hooks: tracepoints (page events, direct reclaim) and /proc/zoneinfo, no function probe (--mode tracepoint)" \
+	"$(val hooks "$TMP/all")" 0x91
 for ev in alloc free; do
 	p=$(perfc "kmem:mm_page_$ev")
 	t_cmp "$ev: trace inside perf's window <= perf's count" \

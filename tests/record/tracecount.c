@@ -15,8 +15,8 @@
 #include "rectrace.h"
 
 static const char *const type_name[NR_PCPM_EV] = {
-	"alloc",    "free",	  "decay",    "drain",
-	"cpu_dead", "cpu_online", "snapshot", "zone_state",
+	"alloc",      "free",	  "decay",	"drain",   "cpu_dead",
+	"cpu_online", "snapshot", "zone_state", "reclaim", "isolate",
 };
 
 int main(int argc, char **argv)

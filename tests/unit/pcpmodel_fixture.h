@@ -89,6 +89,11 @@ void test_pcpmodel_zone_direct_reclaim(void);
 void test_pcpmodel_zone_drains_as_given(void);
 void test_pcpmodel_zone_below_high_moved(void);
 
+/* test_pcpmodel_reclaim.c */
+void test_pcpmodel_reclaim_judged(void);
+void test_pcpmodel_reclaim_unmarked(void);
+void test_pcpmodel_reclaim_isolate(void);
+
 /* test_pcpmodel_cost.c */
 void test_pcpmodel_cost_table(void);
 void test_pcpmodel_cost_split(void);

@@ -285,6 +285,10 @@ check_results() {
 # PCPT_HOOK_* of bpf/pcptrace.h
 TRACE_HOOK_COMMIT=$((0x20))
 TRACE_HOOK_BUDDY=$((0x40))
+# format 1.7: vmscan's direct reclaim (every mode), __isolate_free_page()
+# (fexit); the function probes' mode is bits 8-15 only
+TRACE_HOOK_RECLAIM=$((0x80))
+TRACE_HOOK_ISOLATE=$((0x10000))
 # version_ge RELEASE X.Y: whether a release ("6.12.118+deb12-amd64") is X.Y or later
 version_ge() {
 	local a b x y
@@ -308,8 +312,14 @@ check_trace() { # KERNEL LOGF BULK_FREE_MODE
 		return
 	fi
 	hooks=$(jq .trace.hooks <<<"$rep")
-	[ $((hooks >> 8)) -eq $fn_mode ] ||
-		fails+=("trace: function probes in mode $((hooks >> 8)), expected $fn_mode ($3)")
+	[ $(((hooks >> 8) & 0xff)) -eq $fn_mode ] ||
+		fails+=("trace: function probes in mode $(((hooks >> 8) & 0xff)), expected $fn_mode ($3)")
+	[ $((hooks & TRACE_HOOK_RECLAIM)) -ne 0 ] ||
+		fails+=("trace: direct reclaim not traced (hooks $(printf 0x%x "$hooks"))")
+	# every kernel of the matrix has __isolate_free_page() in its BTF
+	if [ $fn_mode -eq 1 ] && [ $((hooks & TRACE_HOOK_ISOLATE)) -eq 0 ]; then
+		fails+=("trace: __isolate_free_page() not probed (hooks $(printf 0x%x "$hooks"))")
+	fi
 	if [ $fn_mode -ne 0 ]; then
 		[ $((hooks & TRACE_HOOK_COMMIT)) -ne 0 ] ||
 			fails+=("trace: the commit function not probed (hooks $(printf 0x%x "$hooks"))")

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The trace's own direct reclaims (pcpmodel_reclaim.c, format 1.7),
+ * judged on hand-worked sequences: each reclaim's end against the zone's
+ * order-0 mark, by the replay's free pages and by the kernel's (read in
+ * BPF with the mark), beside what the record did after it (a drain, or
+ * the retry's allocation); and compaction's isolations, which take free
+ * pages with no allocation. The kernel lines are v6.12's mm/page_alloc.c
+ * (__alloc_pages_direct_reclaim(), zone_watermark_fast(),
+ * __isolate_free_page()).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "pcpmodel_fixture.h"
+#include "unit.h"
+
+/* the recorder's read: the zone's free pages and its watermarks */
+#define FREE_READ 5000
+#define WM_MIN 1000
+/* a mark under the replay's free pages, and one over them */
+#define MARK_UNDER 4000
+#define MARK_OVER 6000
+/* SWAP_CLUSTER_MAX: what a reclaim that made progress reports */
+#define RECLAIMED 32
+
+static int zone_state(struct pcpmodel *m, uint64_t free, uint64_t min,
+		      uint8_t fields)
+{
+	struct pcpmodel_zone_state z = { 0 };
+	struct pcpmodel_stream s = { 0 };
+	struct pcpmodel_event ev = { 0 };
+
+	z.free_pages = free;
+	z.wmark_min = min;
+	z.wmark_low = min + 1;
+	z.wmark_high = min + 2;
+	z.fields = fields;
+	s.zone_states = &z;
+	s.nr_zone_states = 1;
+	ev.type = PCPM_EV_ZONE_STATE;
+	return pcpmodel_apply(m, &ev, &s);
+}
+
+/* a reclaim's end; its zone unknown (255), as BPF sends it */
+static int reclaim_end(struct pcpmodel *m, int order, uint32_t reclaimed)
+{
+	struct pcpmodel_event ev = { 0 };
+
+	ev.type = PCPM_EV_RECLAIM;
+	ev.zone = 0xff;
+	ev.order = (uint8_t)order;
+	ev.payload = reclaimed;
+	return pcpmodel_apply(m, &ev, NULL);
+}
+
+/* the kernel's mark and free pages, then the end of its reclaim */
+static int marked_reclaim(struct pcpmodel *m, uint64_t kfree, uint64_t mark)
+{
+	int err = zone_state(m, kfree, mark, PCPM_ZFIELD_MARK);
+
+	return err ? err : reclaim_end(m, 0, RECLAIMED);
+}
+
+/* scale 0, one CPU and zone, the zone read at FREE_READ */
+static struct pcpmodel *read_model(void)
+{
+	struct pcpmodel *m;
+	struct pm_seed s;
+
+	pm_seed_default(&s, 4000, 4000, 8000);
+	m = pm_new_seeded_base(PCPM_RULES_6_12, 0, &s);
+
+	if (m && zone_state(m, FREE_READ, WM_MIN, PCPM_ZFIELD_WMARK)) {
+		pcpmodel_free(m);
+		m = NULL;
+	}
+	return m;
+}
+
+void test_pcpmodel_reclaim_judged(void)
+{
+	struct pcpmodel *m = read_model();
+	const struct pcpmodel_result *r;
+
+	CHECK(m);
+	if (!m)
+		return;
+	/*
+	 * the kernel under its mark drained; the replay's free pages (the
+	 * read's 5000) are over it: the replay misjudged, the kernel did not
+	 */
+	CHECK_EQ_INT(marked_reclaim(m, MARK_UNDER - 10, MARK_UNDER), 0);
+	CHECK_EQ_INT(pm_drain(m, 0, 0, PCPM_DRAIN_UNKNOWN), 0);
+	CHECK_EQ_INT(pm_alloc(m, 0, PCPM_MIGRATE_MOVABLE), 0);
+	/* both under a higher mark, no drain: the retry found its page */
+	CHECK_EQ_INT(marked_reclaim(m, MARK_OVER - 10, MARK_OVER), 0);
+	CHECK_EQ_INT(pm_alloc(m, 0, PCPM_MIGRATE_MOVABLE), 0);
+	/* both under it, drained */
+	CHECK_EQ_INT(marked_reclaim(m, MARK_OVER - 10, MARK_OVER), 0);
+	CHECK_EQ_INT(pm_drain(m, 0, 0, PCPM_DRAIN_UNKNOWN), 0);
+	/* nothing reclaimed: no retry, not judged; nor a higher order */
+	CHECK_EQ_INT(reclaim_end(m, 0, 0), 0);
+	CHECK_EQ_INT(reclaim_end(m, 3, RECLAIMED), 0);
+	/* the reclaim before is closed by the next one */
+	CHECK_EQ_INT(pm_alloc(m, 0, PCPM_MIGRATE_MOVABLE), 0);
+	r = pcpmodel_result(m);
+	CHECK_EQ_U64(r->reclaims, 5);
+	CHECK_EQ_U64(r->events_rejected, 0);
+	CHECK_EQ_U64(r->reclaim_decided[0][1], 1);
+	CHECK_EQ_U64(r->reclaim_decided[1][0], 1);
+	CHECK_EQ_U64(r->reclaim_decided[1][1], 1);
+	CHECK_EQ_U64(r->reclaim_decided[0][0], 0);
+	CHECK_EQ_U64(r->reclaim_kernel_decided[1][1], 2);
+	CHECK_EQ_U64(r->reclaim_kernel_decided[1][0], 1);
+	/* the record's drains stay: every one made, none added */
+	CHECK_EQ_U64(r->drains_added, 0);
+	pcpmodel_free(m);
+}
+
+/* without the kernel's mark the min read last judges, and only it */
+void test_pcpmodel_reclaim_unmarked(void)
+{
+	struct pcpmodel *m = read_model();
+	const struct pcpmodel_result *r;
+
+	CHECK(m);
+	if (!m)
+		return;
+	CHECK_EQ_INT(pm_alloc(m, 0, PCPM_MIGRATE_MOVABLE), 0);
+	CHECK_EQ_INT(reclaim_end(m, 0, RECLAIMED), 0);
+	CHECK_EQ_INT(pm_drain(m, 0, 0, PCPM_DRAIN_UNKNOWN), 0);
+	CHECK_EQ_INT(pm_alloc(m, 0, PCPM_MIGRATE_MOVABLE), 0);
+	r = pcpmodel_result(m);
+	CHECK_EQ_U64(r->reclaim_decided[0][1], 1);
+	CHECK_EQ_U64(r->reclaim_kernel_decided[0][1] +
+			     r->reclaim_kernel_decided[1][1],
+		     0);
+	pcpmodel_free(m);
+}
+
+/* __isolate_free_page(): the block leaves the free pages, nothing else */
+void test_pcpmodel_reclaim_isolate(void)
+{
+	struct pcpmodel *m = read_model();
+	struct pcpmodel_event ev = { 0 };
+	const struct pcpmodel_result *r;
+	int64_t before = -1, after = -1;
+
+	CHECK(m);
+	if (!m)
+		return;
+	ev.type = PCPM_EV_ISOLATE;
+	ev.order = 3;
+	ev.path = PCPM_PATH_BUDDY;
+	CHECK_EQ_INT(pcpmodel_zone_free(m, 0, &before), 0);
+	CHECK_EQ_INT(pcpmodel_apply(m, &ev, NULL), 0);
+	CHECK_EQ_INT(pcpmodel_zone_free(m, 0, &after), 0);
+	CHECK_EQ_INT((int)(before - after), 8);
+	r = pcpmodel_result(m);
+	CHECK_EQ_U64(r->isolated_pages, 8);
+	CHECK_EQ_U64(r->buddy_allocs, 0);
+	CHECK_EQ_U64(r->pcp_allocs, 0);
+	pcpmodel_free(m);
+}
