@@ -68,8 +68,10 @@ struct pcpm_zone {
  */
 struct pcpm_reclaim {
 	bool open;
-	bool decides; /* order 0: the watermark decides (pcpmodel_reclaim.c) */
-	bool under; /* this replay's zone at or under min at the end */
+	/* order 0 and something reclaimed: the mark decides (pcpmodel_reclaim.c) */
+	bool decides;
+	/* this replay's free pages at or under the kernel's mark (else min) */
+	bool under;
 	bool drained; /* the record drained after it */
 	bool kernel_under; /* the kernel's own free pages at or under the mark */
 	bool marked; /* the kernel's mark came with it */

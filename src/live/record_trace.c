@@ -30,6 +30,8 @@ _Static_assert((int)PCPT_ALLOC == (int)PCPM_EV_ALLOC &&
 		       (int)PCPT_RECLAIM == (int)PCPM_EV_RECLAIM &&
 		       (int)PCPT_ISOLATE == (int)PCPM_EV_ISOLATE,
 	       "bpf/pcptrace.h's types are pcpmodel's");
+_Static_assert(PCPT_ORDER_UNKNOWN == PCPM_ORDER_UNKNOWN,
+	       "bpf/pcptrace.h's unknown order is pcpmodel's");
 _Static_assert(PCPT_PATH_PCP == PCPM_PATH_PCP &&
 		       PCPT_PATH_BUDDY == PCPM_PATH_BUDDY,
 	       "bpf/pcptrace.h's paths are pcpmodel's");
