@@ -59,8 +59,9 @@
  *   the trace has no LRU, no kswapd state, no highatomic reserve, no
  *   request's gfp flags and no drain's caller, so kswapd's own reclaim
  *   stays where the record put it (RECLAIM_ACTIVE is only ever added),
- *   the added direct reclaims free pages the trace never saw, every
- *   recorded drain stays as given, and the order of allocations and
+ *   the added direct reclaims free pages the trace never saw, the
+ *   trace's own direct reclaims stay (only whether each drains moves:
+ *   pcpmodel_reclaim.c), and the order of allocations and
  *   frees is the record's even where kswapd would have cut in sooner
  *   (docs/ACCURACY.md, "Reclaim").
  * - 7.x's chunked commit flush is never cut short: a failed pcp trylock
@@ -460,9 +461,12 @@ struct pcpmodel_result {
 	 * entered direct reclaim in this replay and not in the reference,
 	 * the pages those reclaims freed, and the drain_all_pages() added
 	 * after them (drain_calls has their drain_pages_zone() calls as
-	 * PCPM_DRAIN_ALL)
+	 * PCPM_DRAIN_ALL), with those added after the trace's reclaims
+	 * whose retry fails in this replay and did not in the record; and
+	 * the trace's reclaims whose drain this replay leaves out
+	 * (pcpmodel_reclaim.c)
 	 */
-	uint64_t reclaim_added, reclaim_pages, drains_added;
+	uint64_t reclaim_added, reclaim_pages, drains_added, drains_spared;
 	/*
 	 * The trace's own direct reclaims (RECLAIM events, format 1.7), and
 	 * of the order-0 ones that reclaimed something, [at or under the

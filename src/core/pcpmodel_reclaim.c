@@ -4,7 +4,8 @@
  * (pcpmodel_zone.c decides where): __alloc_pages_direct_reclaim()'s
  * frees onto the lists and its drain_all_pages(). And the trace's own
  * direct reclaims (format 1.7): whether the drain after each follows
- * from the zone's free pages in this replay. Apart from
+ * from the zone's free pages in this replay, and at another scale
+ * whether it drains at all. Apart from
  * pcpmodel_zone.c because it runs the policy and the drains, which read
  * the zone's state there.
  */
@@ -62,16 +63,21 @@ void pcpm_direct_reclaim(struct pcpmodel *m, unsigned int cpu,
 }
 
 /*
- * The trace's own direct reclaims are judged, not replayed otherwise:
- * their drains stay the record's at every scale. At the recorded scale
- * the kernel's free pages against its mark decide 99.7 % of them as the
- * kernel did, and this replay's free pages 98 %; at another scale the
- * replay's free pages at a reclaim's end differ from the reference's by
- * tens to hundreds of pages, where the record sat within 15 pages of the
- * mark, and moving the drains by them missed the other scale's real
- * drains by 60 % and more (docs/ACCURACY.md, "Reclaim"). Decided: an
- * order-0 reclaim that reclaimed something (with nothing, the kernel
- * does not retry); a higher order fails on a block the trace cannot see.
+ * The trace's own direct reclaims stay; whether each drains is judged.
+ * At the recorded scale the kernel's free pages against its mark decide
+ * 99.7 % of them as the kernel did, and this replay's free pages (from
+ * the last read or mark) 92-99 %: the record's drains stay. At another
+ * scale the retry fails where the kernel's free pages at the reclaim's
+ * end, moved by what this replay's lists took or gave back apart from
+ * the reference's since the CPU's last allocation (the reclaim's own
+ * frees flushed, or not), are at or under the mark: a drain is added
+ * where the record made none, and the record's spared the other way.
+ * Not by the replays' whole difference: the kernel's reclaim holds the
+ * zone at its mark at either scale, and judging by it missed the other
+ * scale's drains by 60 % and more (docs/ACCURACY.md, "What decides a
+ * drain"). Decided: an order-0 reclaim that reclaimed something (with
+ * nothing, the kernel does not retry); a higher order fails on a block
+ * the trace cannot see.
  */
 static void reclaim_close(struct pcpmodel *m)
 {
@@ -85,6 +91,18 @@ static void reclaim_close(struct pcpmodel *m)
 	m->res.reclaim_decided[r->under][r->drained]++;
 	if (r->marked)
 		m->res.reclaim_kernel_decided[r->kernel_under][r->drained]++;
+	if (r->moves && r->fails_here && !r->drained)
+		drain_all(m);
+}
+
+/* this replay's free pages less the reference's; false without both */
+static bool ref_gap(const struct pcpmodel *m, unsigned int zone, int64_t *gap)
+{
+	if (!m->ref || zone >= m->cfg.nr_zones || !m->zones[zone].w.have_free ||
+	    !m->ref->zones[zone].w.have_free)
+		return false;
+	*gap = m->zones[zone].w.free - m->ref->zones[zone].w.free;
+	return true;
 }
 
 /*
@@ -101,6 +119,20 @@ void pcpm_reclaim_mark(struct pcpmodel *m, unsigned int zone,
 	z->w.mark_free = st->free_pages > INT64_MAX ? INT64_MAX :
 						      (int64_t)st->free_pages;
 	m->mark_zone = (int)zone;
+	if (!z->w.have_free)
+		return;
+	/*
+	 * BPF read NR_FREE_PAGES at the event: the replay starts over from
+	 * it, as from a read, and a replay at another scale by as much as
+	 * its reference (fed the event first) did, which keeps the pages
+	 * the scale holds apart
+	 */
+	z->w.tracked = z->w.free;
+	if (m->ref)
+		z->w.anchored = m->ref->zones[zone].w.anchored;
+	else
+		z->w.anchored = z->w.mark_free - z->w.free;
+	z->w.free += z->w.anchored;
 }
 
 /*
@@ -121,6 +153,7 @@ void pcpm_reclaim_end(struct pcpmodel *m, unsigned int cpu, int order,
 	r->open = true;
 	r->cpu = (uint16_t)cpu;
 	r->drained = false;
+	r->moves = false;
 	r->marked = zone >= 0 && m->zones[zone].w.have_free;
 	if (zone < 0)
 		zone = m->last_alloc_zone;
@@ -132,21 +165,47 @@ void pcpm_reclaim_end(struct pcpmodel *m, unsigned int cpu, int order,
 	if (r->marked) {
 		const struct pcpm_wmark *w = &m->zones[zone].w;
 
-		r->under = w->free <= w->mark;
+		int64_t gap;
+
+		r->under = w->tracked <= w->mark;
 		r->kernel_under = w->mark_free <= w->mark;
+		if (ref_gap(m, (unsigned int)zone, &gap)) {
+			gap -= r->gap_at_alloc[zone];
+			r->fails_here = w->mark_free + gap <= w->mark;
+			r->moves = r->fails_here != r->kernel_under;
+		}
 	} else {
 		r->under = pcpm_zone_under_min(m, (unsigned int)zone, 0);
 	}
 }
 
-void pcpm_reclaim_drain(struct pcpmodel *m)
+/* false: this replay's retry found its page, the record's drain is spared */
+bool pcpm_reclaim_drain(struct pcpmodel *m)
 {
-	if (m->reclaim.open)
-		m->reclaim.drained = true;
+	struct pcpm_reclaim *r = &m->reclaim;
+
+	if (!r->open)
+		return true;
+	if (r->moves && !r->fails_here && !r->drained)
+		m->res.drains_spared++;
+	r->drained = true;
+	return !(r->moves && !r->fails_here);
 }
 
 void pcpm_reclaim_alloc(struct pcpmodel *m, unsigned int cpu)
 {
 	if (m->reclaim.open && m->reclaim.cpu == cpu)
 		reclaim_close(m);
+}
+
+/*
+ * After an allocation: the next that fails its watermark starts from
+ * here, and its reclaim's window with it
+ */
+void pcpm_reclaim_window(struct pcpmodel *m, unsigned int zone)
+{
+	int64_t gap;
+
+	if (ref_gap(m, zone, &gap))
+		m->reclaim.gap_at_alloc[zone] = gap;
 }

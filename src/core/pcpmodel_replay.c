@@ -425,6 +425,8 @@ static int alloc_or_free(struct pcpmodel *m, const struct pcpmodel_event *ev)
 		}
 		pcpm_zone_move(m, ev->zone,
 			       alloc ? -(1LL << ev->order) : 1LL << ev->order);
+		if (alloc)
+			pcpm_reclaim_window(m, ev->zone);
 		return 0;
 	}
 	if (ev->path != PCPM_PATH_PCP || ev->caller >= NR_PCPM_CALLER)
@@ -446,6 +448,7 @@ static int alloc_or_free(struct pcpmodel *m, const struct pcpmodel_event *ev)
 		if (pcpm_zone_alloc(m, ev->zone, ev->order))
 			pcpm_direct_reclaim(m, ev->cpu, ev->zone, ev->order);
 		pcpm_alloc(m, pcp, zone, ev->order, pindex, ev->caller);
+		pcpm_reclaim_window(m, ev->zone);
 	} else {
 		m->res.pcp_frees++;
 		pcpm_commit(m, pcp, zone, ev->order, pindex, ev->caller);
@@ -477,8 +480,9 @@ static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
 		if (ev->type == PCPM_EV_DECAY)
 			pcpm_decay(m, pcp);
 		else {
-			if (ev->reason == PCPM_DRAIN_UNKNOWN)
-				pcpm_reclaim_drain(m);
+			if (ev->reason == PCPM_DRAIN_UNKNOWN &&
+			    !pcpm_reclaim_drain(m))
+				return 0;
 			drain(m, pcp, ev->reason);
 		}
 		return 0;

@@ -53,6 +53,9 @@ struct pcpm_wmark {
 	/* the kernel's at the last direct reclaim's end (PCPM_ZFIELD_MARK) */
 	int64_t mark; /* the order-0 mark */
 	int64_t mark_free; /* NR_FREE_PAGES */
+	/* this replay's free pages then, and what the kernel's moved them by */
+	int64_t tracked;
+	int64_t anchored;
 };
 
 struct pcpm_zone {
@@ -75,7 +78,17 @@ struct pcpm_reclaim {
 	bool drained; /* the record drained after it */
 	bool kernel_under; /* the kernel's own free pages at or under the mark */
 	bool marked; /* the kernel's mark came with it */
+	/*
+	 * At another scale (a reference runs): whether the retry fails
+	 * here, by the kernel's free pages moved by what this replay's
+	 * lists held apart from the reference's since the CPU's last
+	 * allocation
+	 */
+	bool fails_here;
+	bool moves; /* fails_here and the record disagree: decided here */
 	uint16_t cpu;
+	/* this replay's free pages less the reference's, at the last allocation */
+	int64_t gap_at_alloc[PCPTOP_MAX_ZONES];
 };
 
 struct pcpmodel {
@@ -194,8 +207,9 @@ void pcpm_reclaim_end(struct pcpmodel *m, unsigned int cpu, int order,
 		      uint32_t reclaimed);
 void pcpm_reclaim_mark(struct pcpmodel *m, unsigned int zone,
 		       const struct pcpmodel_zone_state *st);
-void pcpm_reclaim_drain(struct pcpmodel *m);
+bool pcpm_reclaim_drain(struct pcpmodel *m);
 void pcpm_reclaim_alloc(struct pcpmodel *m, unsigned int cpu);
+void pcpm_reclaim_window(struct pcpmodel *m, unsigned int zone);
 
 /* pcpmodel_policy.c: the rules per kernel version */
 void pcpm_alloc(struct pcpmodel *m, struct pcpm_pcp *pcp,

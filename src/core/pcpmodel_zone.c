@@ -13,13 +13,12 @@
  * the pages its lists hold more or fewer move the zone across a
  * watermark. Why the trace's flags alone fall short: under reclaim the
  * scale's own refills are what wake kswapd and enter direct reclaim
- * (docs/ACCURACY.md, "Reclaim"). The record's drains stay as given: a
- * reclaim's retry fails by a few pages of the kernel's order-0 mark
- * (with its boost and highatomic reserve, which pcpmodel_reclaim.c
- * judges the trace's reclaims by), and the scale's replay differs from
- * its reference by far more; leaving drains out by it missed the other
- * scale's by 60 % and more, and by min alone lost more drains than it
- * spared on 256 MiB guests.
+ * (docs/ACCURACY.md, "Reclaim"). The trace's reclaims' drains are
+ * pcpmodel_reclaim.c's: a retry fails by a few pages of the kernel's
+ * order-0 mark (with its boost and highatomic reserve), and the scale's
+ * replay differs from its reference by far more; leaving drains out by
+ * that difference missed the other scale's by 60 % and more, and by min
+ * alone lost more drains than it spared on 256 MiB guests.
  */
 #include <errno.h>
 

@@ -118,8 +118,10 @@ void whatif_text(FILE *f, const struct whatif *w)
 		"'~' the recording's estimate (a tracepoint's per-page events grouped into calls).\n"
 		"At another scale the zone's watermark flags move, and direct reclaim and its\n"
 		"drains are added, where its lists leave the zone's free pages across a watermark\n"
-		"the recorded scale's replay does not cross; kswapd's own reclaim and the recorded\n"
-		"drains stay where the trace has them.\n");
+		"the recorded scale's replay does not cross; a traced reclaim's drain moves where\n"
+		"its lists' own flushes and refills in the reclaim move its retry across the\n"
+		"kernel's mark. kswapd's own reclaim and the traced reclaims stay where the trace\n"
+		"has them.\n");
 	picks(f, w);
 }
 

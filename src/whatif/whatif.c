@@ -145,6 +145,7 @@ void whatif_figures(const struct pcpmodel_rules *rules,
 	c->x.events_below_high = r->events_below_high;
 	c->x.reclaim_added = r->reclaim_added;
 	c->x.drains_added = r->drains_added;
+	c->x.drains_spared = r->drains_spared;
 	c->x.reclaims_traced = r->reclaims;
 	memcpy(c->x.reclaim_decided, r->reclaim_decided,
 	       sizeof(c->x.reclaim_decided));

@@ -50,9 +50,10 @@ struct whatif_extra {
 	uint64_t events_below_high;
 	/*
 	 * direct reclaims and drains the scale's free pages add to the
-	 * record's (pcpmodel_result: reclaim_added); 0 at the recorded scale
+	 * record's, and the record's reclaims whose drain they spare
+	 * (pcpmodel_result: reclaim_added); 0 at the recorded scale
 	 */
-	uint64_t reclaim_added, drains_added;
+	uint64_t reclaim_added, drains_added, drains_spared;
 	/*
 	 * the trace's direct reclaims (format 1.7) and of the order-0 ones
 	 * [at or under the mark in this replay][drained in the record]

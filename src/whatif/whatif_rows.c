@@ -52,6 +52,7 @@ const struct whatif_row whatif_rows[] = {
 	{ "below_high.pct", "pcp events with the zone below high", "%", NULL, WP_EXTRA, WR_REPLAY },
 	{ "reclaim.added", "direct reclaims the scale adds (zone under min)", "", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drains.added", "drain_all_pages after them", "", NULL, WP_EXTRA, WR_REPLAY },
+	{ "drains.spared", "the record's the scale spares", "", NULL, WP_EXTRA, WR_REPLAY },
 	{ "reclaim.traced", "direct reclaims in the trace (1.7)", "", NULL, WP_EXTRA, WR_REPLAY },
 	{ "reclaim.explained_pct", "of order 0, drained as the mark says", "%", NULL, WP_EXTRA, WR_REPLAY },
 	{ "reclaim.kernel_explained_pct", "the same by the kernel's free pages", "%", NULL, WP_EXTRA, WR_REPLAY },
@@ -117,6 +118,8 @@ static bool extra(const struct whatif_col *c, const char *key, double *v)
 		{ "reclaim.added",
 		  offsetof(struct whatif_extra, reclaim_added) },
 		{ "drains.added", offsetof(struct whatif_extra, drains_added) },
+		{ "drains.spared",
+		  offsetof(struct whatif_extra, drains_spared) },
 		{ "reclaim.traced",
 		  offsetof(struct whatif_extra, reclaims_traced) },
 	};

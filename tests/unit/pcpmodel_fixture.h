@@ -93,6 +93,8 @@ void test_pcpmodel_zone_below_high_moved(void);
 void test_pcpmodel_reclaim_judged(void);
 void test_pcpmodel_reclaim_unmarked(void);
 void test_pcpmodel_reclaim_isolate(void);
+void test_pcpmodel_reclaim_window(void);
+void test_pcpmodel_reclaim_anchor(void);
 
 /* test_pcpmodel_cost.c */
 void test_pcpmodel_cost_table(void);

@@ -523,6 +523,8 @@ const struct unit_test pcpmodel_tests[] = {
 	TEST(test_pcpmodel_reclaim_judged),
 	TEST(test_pcpmodel_reclaim_unmarked),
 	TEST(test_pcpmodel_reclaim_isolate),
+	TEST(test_pcpmodel_reclaim_window),
+	TEST(test_pcpmodel_reclaim_anchor),
 	TEST(test_pcpmodel_cost_table),
 	TEST(test_pcpmodel_cost_split),
 	TEST(test_pcpmodel_cost_extrapolate),

@@ -164,3 +164,159 @@ void test_pcpmodel_reclaim_isolate(void)
 	CHECK_EQ_U64(r->pcp_allocs, 0);
 	pcpmodel_free(m);
 }
+
+/* the allocations after which scale 5 has refilled 441 pages, scale 0 252 */
+#define THREE_REFILLS 190
+/* the kernel's free pages this far from its mark at a reclaim's end */
+#define NEAR_MARK 5
+
+/* a model at scale and its reference at ref_scale, both read at FREE_READ */
+struct pair {
+	struct pcpmodel *ref, *m;
+};
+
+static struct pcpmodel *scale_model(int scale)
+{
+	struct pcpmodel *m;
+	struct pm_seed s;
+
+	pm_seed_default(&s, 4000, 4000, 8000);
+	m = pm_new_seeded_base(PCPM_RULES_6_12, scale, &s);
+	if (m && zone_state(m, FREE_READ, WM_MIN, PCPM_ZFIELD_WMARK)) {
+		pcpmodel_free(m);
+		m = NULL;
+	}
+	return m;
+}
+
+static void pair_free(struct pair *p)
+{
+	pcpmodel_free(p->m);
+	pcpmodel_free(p->ref);
+}
+
+static int pair_new(struct pair *p, int ref_scale, int scale)
+{
+	p->ref = scale_model(ref_scale);
+	p->m = scale_model(scale);
+	if (p->ref && p->m && !pcpmodel_set_reference(p->m, p->ref))
+		return 0;
+	pair_free(p);
+	return -ENOMEM;
+}
+
+/*
+ * The record up to a reclaim's end, fed as whatif feeds it (reference
+ * first): THREE_REFILLS allocations, the zone found reclaiming
+ * (ZONE_RECLAIM_ACTIVE: high min(batch << 2, high), 252), then the
+ * reclaim's two frees, which take scale 5's 251 pages over it and flush
+ * a batch (nr_pcp_free(): free_count under batch), not scale 0's 62;
+ * its end with the kernel's free pages kdelta from the mark
+ */
+static int pair_reclaim(struct pair *p, int64_t kdelta)
+{
+	struct pcpmodel_zone_state z = { 0 };
+	struct pcpmodel_stream s = { 0 };
+	struct pcpmodel_event ev = { 0 };
+	struct pcpmodel *both[2] = { p->ref, p->m };
+	int i, err = 0;
+
+	z.reclaim_active = 1;
+	z.fields = PCPM_ZFIELD_FLAGS;
+	s.zone_states = &z;
+	s.nr_zone_states = 1;
+	ev.type = PCPM_EV_ZONE_STATE;
+	for (i = 0; i < THREE_REFILLS && !err; i++)
+		err = pm_alloc(p->ref, 0, PCPM_MIGRATE_MOVABLE) ?:
+			      pm_alloc(p->m, 0, PCPM_MIGRATE_MOVABLE);
+	for (i = 0; i < 2 && !err; i++)
+		err = pcpmodel_apply(both[i], &ev, &s);
+	for (i = 0; i < 2 && !err; i++)
+		err = pm_free(p->ref, 0, PCPM_MIGRATE_MOVABLE) ?:
+			      pm_free(p->m, 0, PCPM_MIGRATE_MOVABLE);
+	for (i = 0; i < 2 && !err; i++)
+		err = marked_reclaim(both[i], MARK_UNDER + kdelta, MARK_UNDER);
+	return err;
+}
+
+/*
+ * At another scale a reclaim's retry fails by the kernel's free pages
+ * moved by what the two replays' lists did apart since the CPU's last
+ * allocation, not since the zone was read: scale 5's refills left it 189
+ * pages under scale 0's before the reclaim, and those the kernel's
+ * reclaim made up for; its flush of 63 in the reclaim is what moves the
+ * retry (by the whole difference, -126, it would not).
+ */
+void test_pcpmodel_reclaim_window(void)
+{
+	const struct pcpmodel_result *r;
+	struct pair p;
+	int32_t count;
+
+	/* scale 5 from scale 0's record: its flush clears the mark */
+	REQUIRE(!pair_new(&p, 0, 5));
+	CHECK_EQ_INT(pair_reclaim(&p, -NEAR_MARK), 0);
+	count = pm_state(p.m).count;
+	CHECK(count > 0);
+	CHECK_EQ_INT(pm_drain(p.ref, 0, 0, PCPM_DRAIN_UNKNOWN), 0);
+	CHECK_EQ_INT(pm_drain(p.m, 0, 0, PCPM_DRAIN_UNKNOWN), 0);
+	CHECK_EQ_INT(pm_state(p.ref).count, 0);
+	CHECK_EQ_INT(pm_state(p.m).count, count);
+	r = pcpmodel_result(p.m);
+	CHECK_EQ_U64(r->drains_spared, 1);
+	CHECK_EQ_U64(r->drain_calls[PCPM_DRAIN_UNKNOWN], 0);
+	CHECK_EQ_U64(pcpmodel_result(p.ref)->drains_spared, 0);
+	pair_free(&p);
+
+	/* scale 0 from scale 5's: no flush, so the retry fails; one added */
+	REQUIRE(!pair_new(&p, 5, 0));
+	CHECK_EQ_INT(pair_reclaim(&p, NEAR_MARK), 0);
+	CHECK_EQ_INT(pm_alloc(p.ref, 0, PCPM_MIGRATE_MOVABLE), 0);
+	CHECK_EQ_INT(pm_alloc(p.m, 0, PCPM_MIGRATE_MOVABLE), 0);
+	r = pcpmodel_result(p.m);
+	CHECK_EQ_U64(r->drains_added, 1);
+	CHECK_EQ_U64(r->drain_calls[PCPM_DRAIN_ALL], 1);
+	CHECK_EQ_U64(pcpmodel_result(p.ref)->drains_added, 0);
+	pair_free(&p);
+
+	/* the same reclaim, the kernel's retry failed: the record stands */
+	REQUIRE(!pair_new(&p, 5, 0));
+	CHECK_EQ_INT(pair_reclaim(&p, -NEAR_MARK), 0);
+	CHECK_EQ_INT(pm_drain(p.ref, 0, 0, PCPM_DRAIN_UNKNOWN), 0);
+	CHECK_EQ_INT(pm_drain(p.m, 0, 0, PCPM_DRAIN_UNKNOWN), 0);
+	r = pcpmodel_result(p.m);
+	CHECK_EQ_U64(r->drains_added + r->drains_spared, 0);
+	CHECK_EQ_U64(r->drain_calls[PCPM_DRAIN_UNKNOWN], 1);
+	pair_free(&p);
+}
+
+/*
+ * BPF's read of NR_FREE_PAGES at a reclaim's end is where the replay's
+ * free pages start over, as from a 1 s read; the judgement is of the
+ * pages tracked before it. A replay at another scale moves by as much
+ * as its reference, keeping the pages its lists hold apart.
+ */
+void test_pcpmodel_reclaim_anchor(void)
+{
+	struct pcpmodel *m = read_model();
+	int64_t free = -1, ref_free = -1;
+	struct pair p;
+
+	REQUIRE(m);
+	CHECK_EQ_INT(marked_reclaim(m, MARK_UNDER - NEAR_MARK, MARK_UNDER), 0);
+	CHECK_EQ_INT(pcpmodel_zone_free(m, 0, &free), 0);
+	CHECK_EQ_INT((int)free, MARK_UNDER - NEAR_MARK);
+	/* judged by the 5000 tracked, over the mark: not as the kernel */
+	CHECK_EQ_INT(pm_alloc(m, 0, PCPM_MIGRATE_MOVABLE), 0);
+	CHECK_EQ_U64(pcpmodel_result(m)->reclaim_decided[0][0], 1);
+	pcpmodel_free(m);
+
+	REQUIRE(!pair_new(&p, 0, 5));
+	CHECK_EQ_INT(pair_reclaim(&p, -NEAR_MARK), 0);
+	CHECK_EQ_INT(pcpmodel_zone_free(p.ref, 0, &ref_free), 0);
+	CHECK_EQ_INT(pcpmodel_zone_free(p.m, 0, &free), 0);
+	CHECK_EQ_INT((int)ref_free, MARK_UNDER - NEAR_MARK);
+	/* scale 5 refilled 189 more, and flushed a batch in the reclaim */
+	CHECK_EQ_INT((int)(free - ref_free), -189 + PM_BATCH);
+	pair_free(&p);
+}

@@ -318,7 +318,9 @@ static bool drain_kept(int ref_scale, int scale, uint64_t free)
 }
 
 /*
- * The record's drains stay, wherever the replay's free pages are: scale
+ * A drain with no traced reclaim before it (a trace without the kernel's
+ * mark, or a drain of another caller) stays, wherever the replay's free
+ * pages are (test_pcpmodel_reclaim_window moves the others): scale
  * 0's replay at 1148 (1400 - 252) over scale 5's record at 959 (under
  * min) drains, as does scale 5's replay at 759 under scale 0's record at
  * 948, and a drain over every watermark (from 3000).
