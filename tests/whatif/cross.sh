@@ -37,13 +37,15 @@ FIGS="bulk_free.calls bulk_free.pages refill.calls refill.pages drain.chunks dra
 # (/proc/vmstat allocstall_*, sampled by the recorder): exact. Of those,
 # the share whose drain (or none) the kernel's free pages against its
 # order-0 mark at the reclaim's end decide as the kernel did: the rule
-# itself (99.69 to 100 % in six recordings, 2026-12-05); and the
-# replay's own free pages at the recorded scale: how well it tracks the
-# zone (95.6 to 98.7 % in the same six, the scale-0 ones lowest: their
-# retries failed within a few pages of the mark; 77 and 87 % with
-# compaction's isolations left out)
+# itself (99.69 to 100 % in 14 recordings, 2026-12-05); and the
+# replay's own free pages at the recorded scale, from the last read or
+# the last reclaim's mark: how well it tracks the zone (91.96 to 99.47 %
+# in the same 14, the scale-0 ones lowest: their retries failed within
+# a few pages of the mark; 77 and 87 % with compaction's isolations
+# left out, 81.65 % in one with no start from the mark, where a 1 s
+# read was 130 pages off the kernel's for its whole second)
 RULE_MIN_PCT=99
-TRACKED_MIN_PCT=90
+TRACKED_MIN_PCT=85
 
 [ $# -ge 2 ] || { echo "usage: cross.sh DIR A:B [A:B...]" >&2; exit 2; }
 dir=$1
