@@ -216,9 +216,6 @@ static __always_inline void dirty_woken(struct wait_clock *w, __u32 tid,
 	count_in(cnt, CNT_DIRTY_PLANNED_NS, p->planned_ns);
 	hist_record(ep, PCPTOP_ZONE_UNKNOWN, HIST_DIRTY_SLEEP_NS, slept);
 	wait_advance(w, now);
-	/* it slept longer than planned: its wait lasted until now */
-	if (w->dirty_until < now)
-		w->dirty_until = now;
 	__sync_fetch_and_add(&w->dirty_sleepers, -1);
 	bpf_map_delete_elem(&dirty_pauses, &tid);
 }
@@ -239,16 +236,29 @@ static __always_inline void idle_enter(struct wait_clock *w, __u64 now)
 	s->io_waiter = w->io_waiters > 0;
 }
 
-static __always_inline void idle_leave(struct wait_clock *w, __u64 now)
+/*
+ * The idle task switched out for next. Where next is a writer asleep in
+ * its pause, its wait lasted until now, however long it planned (a jiffy
+ * timer, woken at a tick): the idle is booked to it. A global function:
+ * the verifier walks it once, not once for each of on_switch()'s paths.
+ */
+__noinline int pcptop_idle_leave(__u32 next_pid, __u64 now)
 {
 	__u32 zero = 0, ep;
 	struct idle_start *s = bpf_map_lookup_elem(&idle_starts, &zero);
+	struct wait_clock *w = wait_clock();
 	struct pcptop_counter_val *cnt;
+	struct dirty_pause *p;
 	__u64 idle, dirty, block, rest;
 
 	/* an idle period that began before the programs did is not booked */
-	if (!s || !s->at || now <= s->at)
-		return;
+	if (!w || !s || !s->at || now <= s->at)
+		return 0;
+	if (w->dirty_sleepers > 0) {
+		p = bpf_map_lookup_elem(&dirty_pauses, &next_pid);
+		if (p && p->asleep && w->dirty_until < now)
+			w->dirty_until = now;
+	}
 	wait_advance(w, now);
 	idle = now - s->at;
 	dirty = w->dirty_ns - s->dirty_ns;
@@ -266,6 +276,7 @@ static __always_inline void idle_leave(struct wait_clock *w, __u64 now)
 	count_in(cnt, s->io_waiter ? CNT_IDLE_REST_NS : CNT_IDLE_NO_IOWAIT_NS,
 		 rest);
 	s->at = 0;
+	return 0;
 }
 
 static __always_inline int on_switch(bool preempt, struct task_struct *prev,
@@ -301,7 +312,7 @@ static __always_inline int on_switch(bool preempt, struct task_struct *prev,
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (!prev_pid)
-		idle_leave(w, now);
+		pcptop_idle_leave(next_pid, now);
 	if (!next_pid)
 		idle_enter(w, now);
 	if (w->dirty_sleepers <= 0)
