@@ -63,15 +63,14 @@ static int marked_reclaim(struct pcpmodel *m, uint64_t kfree, uint64_t mark)
 	return err ? err : reclaim_end(m, 0, RECLAIMED);
 }
 
-/* scale 0, one CPU and zone, the zone read at FREE_READ */
-static struct pcpmodel *read_model(void)
+/* one CPU and zone at scale, the zone read at FREE_READ */
+static struct pcpmodel *scale_model(int scale)
 {
 	struct pcpmodel *m;
 	struct pm_seed s;
 
 	pm_seed_default(&s, 4000, 4000, 8000);
-	m = pm_new_seeded_base(PCPM_RULES_6_12, 0, &s);
-
+	m = pm_new_seeded_base(PCPM_RULES_6_12, scale, &s);
 	if (m && zone_state(m, FREE_READ, WM_MIN, PCPM_ZFIELD_WMARK)) {
 		pcpmodel_free(m);
 		m = NULL;
@@ -81,12 +80,10 @@ static struct pcpmodel *read_model(void)
 
 void test_pcpmodel_reclaim_judged(void)
 {
-	struct pcpmodel *m = read_model();
+	struct pcpmodel *m = scale_model(0);
 	const struct pcpmodel_result *r;
 
-	CHECK(m);
-	if (!m)
-		return;
+	REQUIRE(m);
 	/*
 	 * the kernel under its mark drained; the replay's free pages (the
 	 * read's 5000) are over it: the replay misjudged, the kernel did not
@@ -122,12 +119,10 @@ void test_pcpmodel_reclaim_judged(void)
 /* without the kernel's mark the min read last judges, and only it */
 void test_pcpmodel_reclaim_unmarked(void)
 {
-	struct pcpmodel *m = read_model();
+	struct pcpmodel *m = scale_model(0);
 	const struct pcpmodel_result *r;
 
-	CHECK(m);
-	if (!m)
-		return;
+	REQUIRE(m);
 	CHECK_EQ_INT(pm_alloc(m, 0, PCPM_MIGRATE_MOVABLE), 0);
 	CHECK_EQ_INT(reclaim_end(m, 0, RECLAIMED), 0);
 	CHECK_EQ_INT(pm_drain(m, 0, 0, PCPM_DRAIN_UNKNOWN), 0);
@@ -143,14 +138,12 @@ void test_pcpmodel_reclaim_unmarked(void)
 /* __isolate_free_page(): the block leaves the free pages, nothing else */
 void test_pcpmodel_reclaim_isolate(void)
 {
-	struct pcpmodel *m = read_model();
+	struct pcpmodel *m = scale_model(0);
 	struct pcpmodel_event ev = { 0 };
 	const struct pcpmodel_result *r;
 	int64_t before = -1, after = -1;
 
-	CHECK(m);
-	if (!m)
-		return;
+	REQUIRE(m);
 	ev.type = PCPM_EV_ISOLATE;
 	ev.order = 3;
 	ev.path = PCPM_PATH_BUDDY;
@@ -174,20 +167,6 @@ void test_pcpmodel_reclaim_isolate(void)
 struct pair {
 	struct pcpmodel *ref, *m;
 };
-
-static struct pcpmodel *scale_model(int scale)
-{
-	struct pcpmodel *m;
-	struct pm_seed s;
-
-	pm_seed_default(&s, 4000, 4000, 8000);
-	m = pm_new_seeded_base(PCPM_RULES_6_12, scale, &s);
-	if (m && zone_state(m, FREE_READ, WM_MIN, PCPM_ZFIELD_WMARK)) {
-		pcpmodel_free(m);
-		m = NULL;
-	}
-	return m;
-}
 
 static void pair_free(struct pair *p)
 {
@@ -298,7 +277,7 @@ void test_pcpmodel_reclaim_window(void)
  */
 void test_pcpmodel_reclaim_anchor(void)
 {
-	struct pcpmodel *m = read_model();
+	struct pcpmodel *m = scale_model(0);
 	int64_t free = -1, ref_free = -1;
 	struct pair p;
 
