@@ -456,14 +456,24 @@ static int alloc_or_free(struct pcpmodel *m, const struct pcpmodel_event *ev)
 	return 0;
 }
 
+/*
+ * The recorder writes PCPT_ZONE_UNKNOWN into the events that belong to
+ * no zone: a direct reclaim's end, and the hotplug ones, which
+ * page_alloc_cpu_dead() applies to every zone
+ */
+static bool zoned(uint8_t type)
+{
+	return type != PCPM_EV_RECLAIM && type != PCPM_EV_CPU_DEAD &&
+	       type != PCPM_EV_CPU_ONLINE;
+}
+
 static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
 		    const struct pcpmodel_stream *pl)
 {
 	struct pcpm_pcp *pcp;
 	int err;
 
-	if (ev->type != PCPM_EV_CPU_DEAD && ev->type != PCPM_EV_CPU_ONLINE &&
-	    ev->type != PCPM_EV_RECLAIM)
+	if (zoned(ev->type))
 		pcpm_zone_event(m, ev->zone);
 
 	switch (ev->type) {
@@ -533,7 +543,7 @@ int pcpmodel_apply(struct pcpmodel *m, const struct pcpmodel_event *ev,
 	int err;
 
 	if (ev->type >= NR_PCPM_EV || ev->cpu >= m->cfg.nr_cpus ||
-	    (ev->zone >= m->cfg.nr_zones && ev->type != PCPM_EV_RECLAIM)) {
+	    (ev->zone >= m->cfg.nr_zones && zoned(ev->type))) {
 		m->res.events_rejected++;
 		return -EINVAL;
 	}

@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "pcpmodel_fixture.h"
+#include "pcptrace.h"
 #include "unit.h"
 
 #define MOVABLE PCPM_MIGRATE_MOVABLE
@@ -205,7 +206,8 @@ void test_pcpmodel_drain_high_order_overshoot(void)
  * page_alloc_cpu_dead() (7.3:6486) -> drain_pages(cpu) ->
  * drain_pages_zone() for every zone: CPU 1's 3000 + 100 pages go in
  * 2016 + 984 and 100; CPU 0 keeps its own. Later traffic on the dead
- * CPU is counted as such until it comes back.
+ * CPU is counted as such until it comes back. The hotplug events come
+ * at the zone the recorder writes for them (PCPT_ZONE_UNKNOWN).
  */
 void test_pcpmodel_cpu_offline(void)
 {
@@ -224,7 +226,7 @@ void test_pcpmodel_cpu_offline(void)
 	s.order0_movable = 100;
 	REQUIRE(!pm_seed_pcp(m, 1, 1, &s));
 	r = pcpmodel_result(m);
-	CHECK_EQ_INT(pm_event(m, PCPM_EV_CPU_DEAD, 1, 0), 0);
+	CHECK_EQ_INT(pm_event(m, PCPM_EV_CPU_DEAD, 1, PCPT_ZONE_UNKNOWN), 0);
 	CHECK_EQ_U64(r->drain_calls[PCPM_DRAIN_CPU_DEAD], 2);
 	CHECK_EQ_U64(r->bulk_calls, 3);
 	CHECK_EQ_U64(r->flush[PCPM_FLUSH_DRAIN].pages, 3100);
@@ -238,7 +240,7 @@ void test_pcpmodel_cpu_offline(void)
 	ev.cpu = 1;
 	CHECK_EQ_INT(pcpmodel_apply(m, &ev, NULL), 0);
 	CHECK_EQ_U64(r->events_offline, 1);
-	CHECK_EQ_INT(pm_event(m, PCPM_EV_CPU_ONLINE, 1, 0), 0);
+	CHECK_EQ_INT(pm_event(m, PCPM_EV_CPU_ONLINE, 1, PCPT_ZONE_UNKNOWN), 0);
 	CHECK_EQ_INT(pcpmodel_apply(m, &ev, NULL), 0);
 	CHECK_EQ_U64(r->events_offline, 1);
 	pcpmodel_free(m);
