@@ -38,6 +38,8 @@
 # Usage (inside the VM): guest.sh                the run, as init.sh starts it
 #                        guest.sh inner CMD...   what pcptop record runs: W1,
 #                                                CMD, W2
+#                        guest.sh tinner CMD...  the same under --trace: the
+#                                                kernel's page counts around CMD
 
 say() {
 	sed "s/^/REHEARSAL:$1:/"
@@ -209,6 +211,22 @@ wsnap() {
 	done
 }
 
+# tinner CMD...: what pcptop record runs under --trace: kmem:mm_page_alloc
+# and mm_page_free counted by the kernel around CMD alone (pcptop is
+# attached by now), into /tmp/inner.hits; tests/whatif/hits.sh holds the
+# trace's events between these and the counts around the recording
+if [ "${1:-}" = tinner ]; then
+	shift
+	. /bin/vmtest-lib.sh
+	hist_on mm_page_alloc order "$HIST_NOFAIL"
+	hist_on mm_page_free order
+	"$@"
+	rc=$?
+	echo "$(hist_hits mm_page_alloc order "$HIST_NOFAIL") $(hist_hits mm_page_free order)" \
+		>/tmp/inner.hits
+	exit $rc
+fi
+
 if [ "${1:-}" = inner ]; then
 	# record's command: pcptop is attached by now
 	shift
@@ -283,9 +301,15 @@ if [ "$rmode" = cut ]; then
 	while [ "$(date +%s)" = "$d0" ]; do :; done
 	echo "REHEARSAL:clock:$((d0 + 1)) $(cut -d' ' -f1 /proc/uptime)"
 fi
-inner=
+inner= tinner=
 if [ -n "$waits" ] && [ "$rmode" = run ] && wsetup "$waits"; then
 	inner="sh $0 inner"
+fi
+if [ -n "$trace_opt" ] && [ "$rmode" != cut ]; then
+	. /bin/vmtest-lib.sh
+	hist_on mm_page_alloc cpu "$HIST_NOFAIL"
+	hist_on mm_page_free cpu
+	tinner="sh $0 tinner"
 fi
 echo 3 >/proc/sys/vm/drop_caches
 [ -n "$inner" ] && wsnap W0
@@ -295,7 +319,7 @@ echo "REHEARSAL:bonnie_start:$u0"
 # --page-orders: the bulk frees by page order beside the function probe
 # (opt-in, a program run a page); both scales pay it alike
 pcptop record -i 1 --latency --page-orders $trace_opt ${sync_opt:+--sync $sync_opt} -o /mnt/rec.data -- \
-	$inner bonnie++ -d /mnt -u root $bonnie_opts >/tmp/work.out 2>/tmp/rec.err &
+	$inner $tinner bonnie++ -d /mnt -u root $bonnie_opts >/tmp/work.out 2>/tmp/rec.err &
 rec=$!
 if [ "$rmode" = cut ]; then
 	# the guest's clock, for the host to place the cut: at most a
@@ -329,6 +353,10 @@ rc=$?
 c1=$(cpu)
 u1=$(cut -d' ' -f1 /proc/uptime)
 echo "REHEARSAL:record_rc:$rc"
+if [ -n "$trace_opt" ] && [ "$rmode" != cut ]; then
+	echo "REHEARSAL:hits:$(cat /tmp/inner.hits 2>/dev/null || echo - -)" \
+		"$(hist_hits mm_page_alloc cpu "$HIST_NOFAIL") $(hist_hits mm_page_free cpu)"
+fi
 if [ -n "$inner" ]; then
 	cat /tmp/w1.snap /tmp/w2.snap 2>/dev/null
 	wsnap W3 all

@@ -31,6 +31,8 @@ rh_initrd() {
 	cp /bin/busybox "$stage/bin/busybox"
 	cp "$BIN/pcptop" "$BIN/hog" "$stage/bin/"
 	cp "$root/tests/rehearsal/guest.sh" "$stage/bin/rehearsal-guest.sh"
+	# hist_on, hist_hits: the trace's oracle under --trace
+	cp "$root/tests/vm/guest-lib.sh" "$stage/bin/vmtest-lib.sh"
 	cp "$root/tests/vm/kernel/init.sh" "$stage/init"
 	chmod 755 "$stage/init" "$stage/bin/"*
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
@@ -236,7 +238,9 @@ rh_run() {
 # guest's --trace, its bonnie++ options) at pcp_batch_scale_max=5 and =0,
 # one boot each and one at a time (two guests on two host cores stretch
 # each other), each recording also as $OUT/suite/sN/t.data, where
-# tests/whatif/run.sh and cross.sh read it; sets bzimage and RH_BONNIE;
+# tests/whatif/run.sh and cross.sh read it, beside its report.json and
+# the kernel's page counts (inner.hits, outer.hits); sets bzimage and
+# RH_BONNIE;
 # 1 after saying why not
 rh_trace_boots() {
 	local append=$1 mem=${2:-} s
@@ -247,8 +251,14 @@ rh_trace_boots() {
 		rh_run "s$s" "$bzimage" "$OUT/initrd.cpio.gz" \
 			"$RH_APPEND $append pcp_batch_scale_max=$s" 0 on "$mem"
 		mkdir -p "$OUT/suite/s$s"
-		rm -f "$OUT/suite/s$s/t.data"
+		rm -f "$OUT/suite/s$s"/{t.data,report.json,inner.hits,outer.hits}
 		cp "$OUT/s$s.data" "$OUT/suite/s$s/t.data" 2>/dev/null
+		# the recording's report and the kernel's counts of its pages,
+		# where tests/whatif/hits.sh reads them
+		cp "$OUT/runs/s$s/report.json" "$OUT/suite/s$s/" 2>/dev/null
+		rh_tagged "$OUT/runs/s$s/console.log" hits |
+			awk '{ print $1, $2 >"'"$OUT/suite/s$s/inner.hits"'"
+			       print $3, $4 >"'"$OUT/suite/s$s/outer.hits"'" }'
 		log "s$s: $(rh_tagged "$OUT/runs/s$s/console.log" size)"
 	done
 }

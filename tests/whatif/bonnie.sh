@@ -44,7 +44,14 @@ log "boots done after $((SECONDS - start)) s"
 "$root/build/pcptop" whatif "$OUT/suite/s5/t.data" --scale 0-6 \
 	--html "$OUT/knee.html" >"$OUT/table.txt" 2>&1 ||
 	log "whatif on the scale-5 trace failed: $(head -n 1 "$OUT/table.txt")"
-WHATIF_OUT=$OUT/suite WHATIF_PAIRS="5:0 0:5" "$here/run.sh" -r 5 0
+# The rehearsal's guests keep THP on (an order-9 entry's 511 pages past
+# a bulk free's request); the scale-0 self replay drifted -2.32 to
+# +1.70 % in calls, and 0 -> 5 calls miss as cross.sh's below
+# (docs/ACCURACY.md, "The rehearsal's bonnie++" and "Reclaim")
+WHATIF_OUT=$OUT/suite WHATIF_PAIRS="5:0 0:5" WHATIF_OVERSHOOT=511 \
+	WHATIF_SELF_CALLS_PCT=3 \
+	WHATIF_PRED_KNOWN="0:5:bulk_free.calls:20 0:5:refill.calls:20" \
+	"$here/run.sh" -r 5 0
 rc=$?
 # issue 31's figures beside run.sh's: drains and the zone->lock time
 # too; the known misses as tests/whatif/reclaim.sh's, at 1 GiB

@@ -56,7 +56,8 @@
 # WHATIF_PAIRS ("A:B ...", the predictions checked; tests/whatif/bonnie.sh
 # sets "5:0 0:5"), WHATIF_K73 (the 7.3 kernel's scales, "5 0" when no
 # SCALE is given, else none; "" for none; its pairs only when it names
-# two).
+# two), WHATIF_OVERSHOOT, WHATIF_SELF_CALLS_PCT and WHATIF_PRED_KNOWN
+# (bounds a caller sets for its own guests: below).
 # Prints one "whatif ok|FAIL|KNOWN MISS WHAT: ..." line per check and
 # "N passed, N failed, N known misses" (tests/run-all.sh reads the first
 # two); exit 0 when nothing failed, 1 on a failure, 2 on bad input or a
@@ -92,8 +93,13 @@ PRED_PCT=10
 #   suite's guests boot with transparent_hugepage=never), and which entry
 #   is last is the run's list contents. The largest bulk free at the
 #   recorded scale lies in asked..asked + 7, asked being the replay's
-#   bulk_free.asked_max.
-KNOWN_OVERSHOOT=7
+#   bulk_free.asked_max. Guests that keep transparent hugepages (the
+#   rehearsal's, tests/whatif/bonnie.sh) have order-9 entries on the
+#   lists (NR_PCP_THP, src/core/pcpmodel.h): 511 there
+#   (WHATIF_OVERSHOOT; the 1 GiB scale-0 run of 2026-12-05 08:40 freed
+#   573 pages in a call that asked 63).
+KNOWN_OVERSHOOT=${WHATIF_OVERSHOOT:-7}
+[[ "$KNOWN_OVERSHOOT" =~ ^[0-9]+$ ]] || { echo "whatif: bad WHATIF_OVERSHOOT '$KNOWN_OVERSHOOT'" >&2; exit 2; }
 # - across scales the request is the other run's: a commit flush asks
 #   free_count, which stops growing only once past batch << scale, by up
 #   to the same 7: asked..asked + 2 x 7.
@@ -116,6 +122,17 @@ P99_BUCKETS=3
 # - a self replay's pages, calls within their 1 %: allocations traced
 #   after rmqueue_pcplist() unlocked; within 6 %.
 KNOWN_SELF_PAGES_PCT=6
+# - a self replay's calls, where the caller declares an envelope
+#   (WHATIF_SELF_CALLS_PCT; none by default): tests/whatif/bonnie.sh's
+#   1 GiB run under kswapd, whose scale-0 replay drifted from the
+#   kernel's count by 8 % a second for a few seconds of bonnie++'s
+#   rewrite, both ways from boot to boot ("The rehearsal's bonnie++" in
+#   docs/ACCURACY.md). Its pages are known with them, within the same.
+KNOWN_SELF_CALLS_PCT=${WHATIF_SELF_CALLS_PCT:-}
+# - a prediction's figure the caller declares, "A:B:FIGURE:PCT ..."
+#   (WHATIF_PRED_KNOWN; none by default): tests/whatif/bonnie.sh's 0 -> 5
+#   calls under reclaim, as tests/whatif/cross.sh's CROSS_KNOWN there.
+PRED_KNOWN=${WHATIF_PRED_KNOWN:-}
 # - a prediction's pages: a real run is one sample of the kernel's own
 #   spread (scale 6's bulk pages over boots of the same workload); within
 #   16 %.
@@ -179,11 +196,25 @@ within_pct() {
 # still tell whether the replay made the same refills (CI, 2026-12-02:
 # s5 refill.pages -3.03 % with its calls `--` was failed for that alone)
 calls_within() {
-	local rest
+	local rest pct=${2:-1}
 	[ "${self_res[$1]:-}" = ok ] && return 0
+	if [ "${self_res[$1]:-}" = FAIL ]; then
+		[ "$pct" != 1 ] && [[ "${self_rest[$1]}" =~ ^replay\ ([0-9]+),\ recorded\ ([0-9]+) ]] &&
+			within_pct "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "$pct"
+		return
+	fi
 	rest=${self_est[$1]:-}
 	[[ "$rest" =~ ^replay\ ([0-9]+),\ recorded\ ~([0-9]+) ]] &&
-		within_pct "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" 1
+		within_pct "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "$pct"
+}
+
+# pred_known A B FIGURE: the envelope PRED_KNOWN declares for it
+pred_known() {
+	local e
+	for e in $PRED_KNOWN; do
+		[ "${e%:*}" = "$1:$2:$3" ] && { echo "${e##*:}"; return 0; }
+	done
+	return 1
 }
 
 # self_miss SCALE WHAT REST: the verdict on a failed --check line: a
@@ -198,11 +229,25 @@ self_miss() {
 	x=${BASH_REMATCH[1]} y=${BASH_REMATCH[2]}
 	d=$((x > y ? x - y : y - x))
 	case "$what" in
+	bulk_free.calls)
+		if [ -n "$KNOWN_SELF_CALLS_PCT" ] && within_pct "$x" "$y" "$KNOWN_SELF_CALLS_PCT"; then
+			say KNOWN "s$s self $what: $rest" \
+				"envelope $KNOWN_SELF_CALLS_PCT % (WHATIF_SELF_CALLS_PCT): a drift from the kernel's count under kswapd"
+			return
+		fi
+		;;
 	bulk_free.pages | refill.pages)
 		if calls_within "${what%.pages}.calls" &&
 		   within_pct "$x" "$y" "$KNOWN_SELF_PAGES_PCT"; then
 			say KNOWN "s$s self $what: $rest" \
 				"envelope $KNOWN_SELF_PAGES_PCT % with the calls within 1 %: allocations traced after the pcp unlock"
+			return
+		fi
+		if [ -n "$KNOWN_SELF_CALLS_PCT" ] &&
+		   calls_within "${what%.pages}.calls" "$KNOWN_SELF_CALLS_PCT" &&
+		   within_pct "$x" "$y" "$KNOWN_SELF_CALLS_PCT"; then
+			say KNOWN "s$s self $what: $rest" \
+				"envelope $KNOWN_SELF_CALLS_PCT % with its calls (WHATIF_SELF_CALLS_PCT): a drift from the kernel's count under kswapd"
 			return
 		fi
 		# CI prints the failing lines alone: a pages miss names its calls
@@ -327,36 +372,22 @@ done
 # the trace against the kernel's own count (tests/whatif/guest.sh): each
 # boot's allocations and frees within mm_page_alloc's and mm_page_free's
 # hits around the workload (inner) and around the recording (outer)
-names=()
+# (tests/whatif/hits.sh)
+args=()
 for s in "${scales[@]}"; do
-	names+=("s$s")
+	args+=("s$s=$OUT/s$s")
 done
 for s in "${k73_scales[@]}"; do
-	names+=("k73-s$s")
+	args+=("k73-s$s=$OUT/k73-s$s")
 done
-for name in "${names[@]}"; do
-	d=$OUT/$name
-	# a boot that left no report cannot hold its trace to the kernel's
-	# count: that is a failure, not a check that quietly did not run
-	if [ ! -s "$d/report.json" ]; then
-		say FAIL "$name trace.events: no report.json ($d/console.log)"
-		continue
-	fi
-	in_a= in_f= out_a= out_f=
-	read -r in_a in_f <"$d/inner.hits" 2>/dev/null
-	read -r out_a out_f <"$d/outer.hits" 2>/dev/null
-	for k in alloc free; do
-		if [ $k = alloc ]; then lo=${in_a:-} hi=${out_a:-}; else lo=${in_f:-} hi=${out_f:-}; fi
-		got=$(jq ".trace.events.$k // 0" "$d/report.json")
-		hook=mm_page_$k
-		if [[ "$lo" =~ ^[0-9]+$ && "$hi" =~ ^[0-9]+$ ]] && [ "$lo" -gt 0 ] &&
-		   [ "$lo" -le "$got" ] && [ "$got" -le "$hi" ]; then
-			say ok "$name trace.events.$k: workload's $hook $lo <= $got <= the recording's $hi"
-		else
-			say FAIL "$name trace.events.$k: workload's $hook ${lo:-none} <= $got <= the recording's ${hi:-none}"
-		fi
-	done
-done
+hits=$("$here/hits.sh" "${args[@]}")
+if [ -z "$hits" ]; then
+	say FAIL "trace.events: tests/whatif/hits.sh said nothing"
+else
+	while read -r verdict line; do
+		say "$verdict" "$line"
+	done <<<"$hits"
+fi
 
 # the log2 bucket of a value as the histograms bound it (2^k - 1)
 bucket() {
@@ -397,6 +428,12 @@ for pair in $PAIRS; do
 		   within_pct "$p" "$m" "$KNOWN_PRED_PAGES_PCT"; then
 			say KNOWN "$a->$b $k: ${line#* }" \
 				"envelope $KNOWN_PRED_PAGES_PCT %: scale 6's real bulk pages spread 188 to 218 thousand over boots of the same workload"
+			continue
+		fi
+		if [ "${line%% *}" = FAIL ] && pct=$(pred_known "$a" "$b" "$k") &&
+		   within_pct "$p" "$m" "$pct"; then
+			say KNOWN "$a->$b $k: ${line#* }" \
+				"\"Reclaim\", envelope $pct % (WHATIF_PRED_KNOWN)"
 			continue
 		fi
 		say "${line%% *}" "$a->$b $k: ${line#* }"
