@@ -21,6 +21,9 @@
 #   pcptest.trace=1          record --trace too (tests/whatif/bonnie.sh)
 #   pcptest.trace=noruns     the same, a record an event (the trace's runs
 #                            off: PCPTOP_TRACE_NO_RUNS), to measure them
+#   pcptest.hits=1           under --trace, the kernel's own count of the
+#                            pages allocated and freed, around bonnie++
+#                            and around the recording (tests/whatif/hits.sh)
 #   pcptest.waits=1          the kernel's own counts of what pcptop's
 #                            wall-time figures count (tests/rehearsal/
 #                            waits-checks.sh), hist triggers snapshotted
@@ -305,7 +308,7 @@ inner= tinner=
 if [ -n "$waits" ] && [ "$rmode" = run ] && wsetup "$waits"; then
 	inner="sh $0 inner"
 fi
-if [ -n "$trace_opt" ] && [ "$rmode" != cut ]; then
+if [ -n "$trace_opt" ] && [ "$(arg pcptest.hits)" = 1 ]; then
 	. /bin/vmtest-lib.sh
 	hist_on mm_page_alloc cpu "$HIST_NOFAIL"
 	hist_on mm_page_free cpu
@@ -353,7 +356,7 @@ rc=$?
 c1=$(cpu)
 u1=$(cut -d' ' -f1 /proc/uptime)
 echo "REHEARSAL:record_rc:$rc"
-if [ -n "$trace_opt" ] && [ "$rmode" != cut ]; then
+if [ -n "$trace_opt" ] && [ "$(arg pcptest.hits)" = 1 ]; then
 	echo "REHEARSAL:hits:$(cat /tmp/inner.hits 2>/dev/null || echo - -)" \
 		"$(hist_hits mm_page_alloc cpu "$HIST_NOFAIL") $(hist_hits mm_page_free cpu)"
 fi

@@ -249,7 +249,7 @@ rh_trace_boots() {
 	rh_initrd "$OUT/initrd.cpio.gz" || { log "building the initramfs failed"; return 1; }
 	for s in 5 0; do
 		rh_run "s$s" "$bzimage" "$OUT/initrd.cpio.gz" \
-			"$RH_APPEND $append pcp_batch_scale_max=$s" 0 on "$mem"
+			"$RH_APPEND $append pcptest.hits=1 pcp_batch_scale_max=$s" 0 on "$mem"
 		mkdir -p "$OUT/suite/s$s"
 		rm -f "$OUT/suite/s$s"/{t.data,report.json,inner.hits,outer.hits}
 		cp "$OUT/s$s.data" "$OUT/suite/s$s/t.data" 2>/dev/null

@@ -56,8 +56,8 @@
 # WHATIF_PAIRS ("A:B ...", the predictions checked; tests/whatif/bonnie.sh
 # sets "5:0 0:5"), WHATIF_K73 (the 7.3 kernel's scales, "5 0" when no
 # SCALE is given, else none; "" for none; its pairs only when it names
-# two), WHATIF_OVERSHOOT, WHATIF_SELF_CALLS_PCT and WHATIF_PRED_KNOWN
-# (bounds a caller sets for its own guests: below).
+# two), WHATIF_OVERSHOOT and WHATIF_PRED_KNOWN (bounds a caller sets for
+# its own guests: below).
 # Prints one "whatif ok|FAIL|KNOWN MISS WHAT: ..." line per check and
 # "N passed, N failed, N known misses" (tests/run-all.sh reads the first
 # two); exit 0 when nothing failed, 1 on a failure, 2 on bad input or a
@@ -122,13 +122,6 @@ P99_BUCKETS=3
 # - a self replay's pages, calls within their 1 %: allocations traced
 #   after rmqueue_pcplist() unlocked; within 6 %.
 KNOWN_SELF_PAGES_PCT=6
-# - a self replay's calls, where the caller declares an envelope
-#   (WHATIF_SELF_CALLS_PCT; none by default): tests/whatif/bonnie.sh's
-#   1 GiB run under kswapd, whose scale-0 replay drifted from the
-#   kernel's count by 8 % a second for a few seconds of bonnie++'s
-#   rewrite, both ways from boot to boot ("The rehearsal's bonnie++" in
-#   docs/ACCURACY.md). Its pages are known with them, within the same.
-KNOWN_SELF_CALLS_PCT=${WHATIF_SELF_CALLS_PCT:-}
 # - a prediction's figure the caller declares, "A:B:FIGURE:PCT ..."
 #   (WHATIF_PRED_KNOWN; none by default): tests/whatif/bonnie.sh's 0 -> 5
 #   calls under reclaim, as tests/whatif/cross.sh's CROSS_KNOWN there.
@@ -196,16 +189,11 @@ within_pct() {
 # still tell whether the replay made the same refills (CI, 2026-12-02:
 # s5 refill.pages -3.03 % with its calls `--` was failed for that alone)
 calls_within() {
-	local rest pct=${2:-1}
+	local rest
 	[ "${self_res[$1]:-}" = ok ] && return 0
-	if [ "${self_res[$1]:-}" = FAIL ]; then
-		[ "$pct" != 1 ] && [[ "${self_rest[$1]}" =~ ^replay\ ([0-9]+),\ recorded\ ([0-9]+) ]] &&
-			within_pct "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "$pct"
-		return
-	fi
 	rest=${self_est[$1]:-}
 	[[ "$rest" =~ ^replay\ ([0-9]+),\ recorded\ ~([0-9]+) ]] &&
-		within_pct "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "$pct"
+		within_pct "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" 1
 }
 
 # pred_known A B FIGURE: the envelope PRED_KNOWN declares for it
@@ -229,25 +217,11 @@ self_miss() {
 	x=${BASH_REMATCH[1]} y=${BASH_REMATCH[2]}
 	d=$((x > y ? x - y : y - x))
 	case "$what" in
-	bulk_free.calls)
-		if [ -n "$KNOWN_SELF_CALLS_PCT" ] && within_pct "$x" "$y" "$KNOWN_SELF_CALLS_PCT"; then
-			say KNOWN "s$s self $what: $rest" \
-				"envelope $KNOWN_SELF_CALLS_PCT % (WHATIF_SELF_CALLS_PCT): a drift from the kernel's count under kswapd"
-			return
-		fi
-		;;
 	bulk_free.pages | refill.pages)
 		if calls_within "${what%.pages}.calls" &&
 		   within_pct "$x" "$y" "$KNOWN_SELF_PAGES_PCT"; then
 			say KNOWN "s$s self $what: $rest" \
 				"envelope $KNOWN_SELF_PAGES_PCT % with the calls within 1 %: allocations traced after the pcp unlock"
-			return
-		fi
-		if [ -n "$KNOWN_SELF_CALLS_PCT" ] &&
-		   calls_within "${what%.pages}.calls" "$KNOWN_SELF_CALLS_PCT" &&
-		   within_pct "$x" "$y" "$KNOWN_SELF_CALLS_PCT"; then
-			say KNOWN "s$s self $what: $rest" \
-				"envelope $KNOWN_SELF_CALLS_PCT % with its calls (WHATIF_SELF_CALLS_PCT): a drift from the kernel's count under kswapd"
 			return
 		fi
 		# CI prints the failing lines alone: a pages miss names its calls
