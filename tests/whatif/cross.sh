@@ -84,17 +84,8 @@ real() { jq --arg k "$2" '.measured.figures[$k]' "$1"; }
 # pct P M: (P - M) / M in %, or "none" where M is 0
 pct() { awk -v p="$1" -v m="$2" 'BEGIN { if (m == 0) print "none"; else printf "%+.2f\n", (p - m) * 100 / m }'; }
 within() { awk -v e="$1" -v b="$2" 'BEGIN { if (e < 0) e = -e; exit !(e <= b) }'; }
-# known_pct A:B:FIG: the envelope CROSS_KNOWN gives it; 1 where none
-known_pct() {
-	local t
-	for t in ${CROSS_KNOWN:-}; do
-		case "$t" in
-		"$1") echo "$KNOWN_PCT"; return 0 ;;
-		"$1":*) echo "${t##*:}"; return 0 ;;
-		esac
-	done
-	return 1
-}
+# known_pct A:B:FIG DEFAULT: the envelope CROSS_KNOWN gives it
+. "$here/known.sh"
 
 # not_held A:B:FIG: whether CROSS_NOT_HELD names it
 not_held() {
@@ -138,7 +129,7 @@ for pair in "$@"; do
 		line="$a->$b $k: predicted $p, real $m: $e % (bound $PRED_PCT %)"
 		if within "$e" "$PRED_PCT"; then
 			say ok "$line"
-		elif envelope=$(known_pct "$a:$b:$k") && within "$e" "$envelope"; then
+		elif envelope=$(known_pct "$a:$b:$k" "$KNOWN_PCT") && within "$e" "$envelope"; then
 			say KNOWN "$line: docs/ACCURACY.md, envelope $envelope %"
 		else
 			say FAIL "$line"

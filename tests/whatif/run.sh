@@ -197,17 +197,8 @@ calls_within() {
 		within_pct "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" 1
 }
 
-# pred_known A B FIGURE: the envelope CROSS_KNOWN gives it
-pred_known() {
-	local e
-	for e in ${CROSS_KNOWN:-}; do
-		case "$e" in
-		"$1:$2:$3") echo "$KNOWN_CROSS_PCT"; return 0 ;;
-		"$1:$2:$3":*) echo "${e##*:}"; return 0 ;;
-		esac
-	done
-	return 1
-}
+# known_pct A:B:FIGURE DEFAULT: the envelope CROSS_KNOWN gives it
+. "$here/known.sh"
 
 # self_miss SCALE WHAT REST: the verdict on a failed --check line: a
 # plain check where the bound is whole-entry freeing's (ok or FAIL), a
@@ -408,7 +399,7 @@ for pair in $PAIRS; do
 				"envelope $KNOWN_PRED_PAGES_PCT %: scale 6's real bulk pages spread 188 to 218 thousand over boots of the same workload"
 			continue
 		fi
-		if [ "${line%% *}" = FAIL ] && pct=$(pred_known "$a" "$b" "$k") &&
+		if [ "${line%% *}" = FAIL ] && pct=$(known_pct "$a:$b:$k" "$KNOWN_CROSS_PCT") &&
 		   within_pct "$p" "$m" "$pct"; then
 			say KNOWN "$a->$b $k: ${line#* }" \
 				"\"Reclaim\", envelope $pct % (CROSS_KNOWN)"
