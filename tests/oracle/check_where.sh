@@ -71,16 +71,6 @@ parts_sum() {
 	jq "[.totals.\"$1\".parts[]] | add // 0" "$TMP/report.json"
 }
 
-# check_bracket FIGURE PCPTOP_VALUE LO HI WHY: LO <= pcptop <= HI, where
-# a figure is a difference of two kernel counts, each with its bracket
-check_bracket() {
-	if [[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; then
-		pass "$1" "$2" "$3..$4" "$5"
-	else
-		fail "$1" "$2" "$3..$4" "outside: $5"
-	fi
-}
-
 # the kernel's count A - B, bracketed: A's window less B's, both ways
 diff_bracket() {
 	local ai ao bi bo

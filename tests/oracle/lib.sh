@@ -166,6 +166,16 @@ fn_mode() {
 	return 1
 }
 
+# check_bracket FIGURE PCPTOP_VALUE LO HI WHY: LO <= pcptop <= HI, where
+# a figure is a difference of two kernel counts, each with its bracket
+check_bracket() {
+	if [[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; then
+		pass "$1" "$2" "$3..$4" "$5"
+	else
+		fail "$1" "$2" "$3..$4" "outside: $5"
+	fi
+}
+
 # check_count FIGURE PCPTOP_VALUE ORACLE_ARGS...
 check_count() {
 	local fig=$1 got=$2 inner outer note=

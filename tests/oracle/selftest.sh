@@ -25,6 +25,8 @@
 #   - bulk_free.calls two short on 2 CPUs: more than the one call in
 #     flight the count rule allows;
 #   - no report line at all: one line saying so;
+#   - recursion_misses: 7 skipped before the command passes pcptop's 0,
+#     7 inside it fails;
 # on oracle-s6.log with its free_high estimate 1000 pages short, said to
 # come from 7.3.4 (a known miss there: counted as one, not as a check
 # that could not run) and from 6.12 (a failure);
@@ -111,6 +113,19 @@ calls=$(sed -n 's/^.* bulk_free\.calls: pcptop=[0-9]* kernel=\([0-9]*\).*/\1/p' 
 	tests/oracle/fixtures/amd64-6.12.expected)
 must_fail calls ".totals.bulk_free.calls = $((calls - 2))" bulk_free.calls \
 	"bulk_free.calls two short of the kernel's $calls on 2 CPUs"
+# misses: fdinfo's counter runs from the programs' load; pcptop's from its
+# first sample, before A1 (s3 of 2026-12-05: 7 while attaching, 0 after)
+misses() {
+	sed -e "s/^ORACLE:misses:A1:.*/ORACLE:misses:A1:$1/" \
+	    -e "s/^ORACLE:misses:A2:.*/ORACLE:misses:A2:$2/" "$FIX" >"$TMP/m.log"
+	tests/oracle/check.sh "$TMP/m.log" "$LABEL" 5 |
+		grep "^oracle $LABEL recursion_misses: " >"$TMP/m$1-$2"
+}
+misses 7 7
+t_check "7 runs skipped before the command, none in it: pcptop's 0 passes" -- \
+	grep -q ' PASS (' "$TMP/m7-7"
+misses 0 7
+t_check "7 runs skipped in the command: pcptop's 0 fails" -- grep -q ' FAIL (' "$TMP/m0-7"
 grep -v '^ORACLE:report:' "$FIX" >"$TMP/norep.log"
 tests/oracle/check.sh "$TMP/norep.log" "$LABEL" 5 >"$TMP/norep.out"
 t_eq "no report line: check.sh exits 1" "$?" 1
