@@ -362,6 +362,8 @@ k_hist() {
 }
 
 # check_times match|inside|around|interleaved|estimate FIGURE HIST_KEY SOURCE FIELD [SHIFT]
+# (ENTRIES: the kernel's count of the calls entered over the window, where
+# its times are pairs of an entry and a return event)
 # (around: inside the other way, the kernel's clock inside pcptop's
 # programs, whose own cost H is then pcptop's: T_p = T_k + H, with H
 # under AROUND_H_NS a call: a few dozen stalls spread over twenty
@@ -420,6 +422,17 @@ check_times() {
 		what="$what; $UNSEEN_WAITS waits the kernel counted and lock:contention_begin did not report (their spin is in pcptop's hold), so >= $(pct "$need") % needed"
 	else
 		what="$what, >= $(pct "$TIME_MATCH_MIN") % needed"
+	fi
+	# The kernel's pairs of entry and return events, against the calls
+	# its entry event counted over the same window (ENTRIES): a call it
+	# entered and never paired is in pcptop's histogram, not in the
+	# kernel's, and moves any share by at most 1 / n. None is lost in most
+	# boots; k73-s5 lost 228 of 7264 once (CI, 2026-12-05: 98.8 % at or
+	# below, with pcptop's 7264 calls equal to the kernel's entries).
+	if [ -n "${ENTRIES:-}" ] && [ "$ENTRIES" -gt "$n_k" ] &&
+	   ! awk -v s="$share" -v m="$need" 'BEGIN { exit !(s >= m) }'; then
+		need=$(awk -v m="$need" -v l="$((ENTRIES - n_k))" -v n="$n_k" 'BEGIN { printf "%.4f", m - l / n }')
+		what="$what; the kernel paired $n_k of the $ENTRIES calls its entry event counted, so >= $(pct "$need") % needed"
 	fi
 	# Under 100 calls a share of 99 % allows none off: one is allowed
 	# there (arm64 7.3: 17 of 18 reclaim stalls within two buckets)
