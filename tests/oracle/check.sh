@@ -117,7 +117,7 @@ if [ $bulk_fn = 1 ]; then
 		skip bulk_free.calls "$(why_not bulk)"
 	fi
 	if have bulk_lat; then
-		ENTRIES=$(window bulk hitcount | cut -d' ' -f1) \
+		ENTRIES=$(window bulk hitcount | cut -d' ' -f2) \
 			check_times inside bulk_free_call_ns bulk_free_call_ns bulk_lat hitcount 1
 	else
 		skip bulk_free_call_ns "$(why_not bulk_lat)"
@@ -201,7 +201,7 @@ for dir in alloc free; do
 			[ "$(mode_of $dir)" = kprobe ] &&
 				grep -q "^ORACLE:have:${dir}_lat:yes kprobe" "$TMP/lines" &&
 				rule=interleaved
-			ENTRIES=$(window $dir hitcount | cut -d' ' -f1) \
+			ENTRIES=$(window $dir hitcount | cut -d' ' -f2) \
 				check_times $rule ${dir}_ns ${dir}_ns ${dir}_lat hitcount 1
 		else
 			skip ${dir}_ns "$(why_not ${dir}_lat)"

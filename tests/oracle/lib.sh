@@ -362,8 +362,8 @@ k_hist() {
 }
 
 # check_times match|inside|around|interleaved|estimate FIGURE HIST_KEY SOURCE FIELD [SHIFT]
-# (ENTRIES: the kernel's count of the calls entered over the window, where
-# its times are pairs of an entry and a return event)
+# (ENTRIES: where the kernel's times pair an entry and a return event, the
+# entry event's count over A0..A3)
 # (around: inside the other way, the kernel's clock inside pcptop's
 # programs, whose own cost H is then pcptop's: T_p = T_k + H, with H
 # under AROUND_H_NS a call: a few dozen stalls spread over twenty
@@ -423,16 +423,25 @@ check_times() {
 	else
 		what="$what, >= $(pct "$TIME_MATCH_MIN") % needed"
 	fi
-	# The kernel's pairs of entry and return events, against the calls
-	# its entry event counted over the same window (ENTRIES): a call it
-	# entered and never paired is in pcptop's histogram, not in the
-	# kernel's, and moves any share by at most 1 / n. None is lost in most
-	# boots; k73-s5 lost 228 of 7264 once (CI, 2026-12-05: 98.8 % at or
-	# below, with pcptop's 7264 calls equal to the kernel's entries).
-	if [ -n "${ENTRIES:-}" ] && [ "$ENTRIES" -gt "$n_k" ] &&
+	# Calls in pcptop's histogram and not in the kernel's: those the
+	# kernel saw outside the command (A0..A1, A2..A3) while pcptop was
+	# attached, and, where the kernel's times pair an entry event with a
+	# return, calls it entered and never paired (ENTRIES: its entry
+	# event's count over A0..A3). Each moves a share by at most 1 / n;
+	# pcptop's excess over the kernel's histogram is allowed, up to the
+	# kernel's own count of such calls. up-s5 (2026-12-05): 28 of 1363
+	# calls timed while attaching, lock_hold_ns 98.7 %; k73-s5 in CI: the
+	# onmatch paired 7036 of the 7264 calls pcptop and the entry event
+	# counted, 98.8 % at or below.
+	local extra outside
+	read -r _ outside <<<"$(window "$1" "$2")"
+	[ -n "${ENTRIES:-}" ] && [ "$ENTRIES" -gt "$outside" ] && outside=$ENTRIES
+	outside=$((outside - n_k))
+	extra=$((n_p - n_k < outside ? n_p - n_k : outside))
+	if [ "$extra" -gt 0 ] &&
 	   ! awk -v s="$share" -v m="$need" 'BEGIN { exit !(s >= m) }'; then
-		need=$(awk -v m="$need" -v l="$((ENTRIES - n_k))" -v n="$n_k" 'BEGIN { printf "%.4f", m - l / n }')
-		what="$what; the kernel paired $n_k of the $ENTRIES calls its entry event counted, so >= $(pct "$need") % needed"
+		need=$(awk -v m="$need" -v x="$extra" -v n="$n_k" 'BEGIN { printf "%.4f", m - x / n }')
+		what="$what; pcptop timed $((n_p - n_k)) calls more, the kernel counted $outside outside its histogram (outside the command$([ -n "${ENTRIES:-}" ] && echo ", or never paired")), so >= $(pct "$need") % needed"
 	fi
 	# Under 100 calls a share of 99 % allows none off: one is allowed
 	# there (arm64 7.3: 17 of 18 reclaim stalls within two buckets)
