@@ -376,15 +376,23 @@ static __always_inline bool in_interrupt(const struct cpu_state *st)
 /*
  * The key of a task's call in progress: its pid, and above the bits a pid
  * and tgid use, how deep in interrupts it runs, so that an interrupt that
- * frees pages inside a task's flush keeps an entry of its own.
+ * frees pages inside a task's flush keeps an entry of its own. Every
+ * CPU's idle task is pid 0 (tgid 0): there the CPU takes the tgid's bits,
+ * or an interrupt freeing in the idle loop of one CPU takes the entry of
+ * one freeing in the idle loop of another (a softirq's commit and its
+ * flush on two idle CPUs at once: the flush found the other CPU's commit
+ * and was booked as an ordinary one).
  */
 static __always_inline __u64 task_key(const struct cpu_state *st)
 {
 	__u64 depth = st && st->irq_depth > 0 ? st->irq_depth : 0;
+	__u64 id = bpf_get_current_pid_tgid();
 
 	if (depth > 3)
 		depth = 3;
-	return bpf_get_current_pid_tgid() | (depth << 60);
+	if (!id)
+		id = (__u64)bpf_get_smp_processor_id() << 32;
+	return id | (depth << 60);
 }
 
 /* a histogram sample that grows: its old value's slot gives it up */
