@@ -61,13 +61,15 @@ static __always_inline bool infer_free_high_chunked(struct per_cpu_pages *pcp,
  * At a bulk call's entry in commit context, on a chunked kernel without
  * the commit function probed: whether it continues its task's flush.
  */
-static __always_inline bool flush_continues(struct inflight *f, __u64 tkey,
-					    __u64 now)
+static __always_inline bool flush_continues(struct inflight *f,
+					    struct per_cpu_pages *pcp,
+					    __u64 tkey, __u64 now)
 {
 	struct flush_run *r = bpf_map_lookup_elem(&flush_runs, &tkey);
 
 	if (!r || !r->open || r->pcp != f->pcp ||
 	    r->count_after != f->count_before ||
+	    r->free_count != compat_free_count(pcp) ||
 	    now - r->exit_ns > FLUSH_CHUNK_GAP_NS)
 		return false;
 	f->free_high = r->free_high;
@@ -83,7 +85,8 @@ static __always_inline bool flush_continues(struct inflight *f, __u64 tkey,
  */
 static __always_inline void flush_chunk(__u32 ep, __u64 tkey,
 					const struct inflight *f, __u64 pages,
-					int count_after, int batch, __u64 now)
+					int count_after, int free_count,
+					int batch, __u64 now)
 {
 	struct flush_run *r = bpf_map_lookup_elem(&flush_runs, &tkey);
 	struct pcptop_counter_val *cnt = counters_of(ep, f->zone, 0, 0);
@@ -131,6 +134,7 @@ static __always_inline void flush_chunk(__u32 ep, __u64 tkey,
 	n.calls++;
 	n.exit_ns = now;
 	n.count_after = count_after;
+	n.free_count = free_count;
 	/*
 	 * The kernel stops at a part batch, or once the pcp ran empty. A
 	 * chunk frees whole pages, so one of an order 1-3 list (free_high's

@@ -172,7 +172,7 @@ static __always_inline int bulk_enter(__u64 key, struct zone *zone, int count,
 		f.free_high = false;
 	else if (!compat_flush_chunked())
 		f.free_high = infer_free_high(pcp, &f, batch);
-	else if (!(f.cont = flush_continues(&f, tkey, bpf_ktime_get_ns())))
+	else if (!(f.cont = flush_continues(&f, pcp, tkey, bpf_ktime_get_ns())))
 		f.free_high = infer_free_high_chunked(pcp, &f, batch);
 	call_begin(key, &f, st, zone);
 	scale_evidence(cur_epoch(), f.zone, pcp, &f, batch);
@@ -266,7 +266,8 @@ static __always_inline int bulk_exit(__u64 key)
 			count_in(cnt, CNT_REASON_HIGH_PAGES, pages);
 	} else if (compat_flush_chunked() && !free_high_exact) {
 		flush_chunk(ep, tkey, f, pages, count_after,
-			    BPF_CORE_READ(pcp, batch), now);
+			    compat_free_count(pcp), BPF_CORE_READ(pcp, batch),
+			    now);
 	} else {
 		/* one call, one flush: up to 6.18, or outside the commit */
 		flush_book(ep, zone, pages, 1);

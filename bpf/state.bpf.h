@@ -187,7 +187,11 @@ struct {
  * chunks its flush: the last chunk its task bulk-freed in commit context,
  * so that the next one, if it continues the flush, adds to it. A chunk
  * continues a flush when its task's previous chunk was a whole batch, left
- * pages behind, and nothing touched the pcp since (its count is the same).
+ * pages behind, and nothing touched the pcp since: its count and its
+ * free_count are the same. The count alone joined a task's next flush to
+ * its last when an allocation and a free in between left it unchanged
+ * (k73-s5, clean clone of 2026-12-05: 3045 flushes against the kernel's
+ * 3046); the allocation halves free_count, the free adds its pages.
  */
 struct flush_run {
 	__u64 pcp;
@@ -196,6 +200,7 @@ struct flush_run {
 	__u32 calls;
 	__u32 epoch;
 	int count_after;
+	int free_count; /* pcp->free_count after it (7.x has it) */
 	int zone;
 	int oslot;
 	int mslot;

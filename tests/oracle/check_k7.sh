@@ -127,10 +127,11 @@ else
 	# whole pageset in chunks of batch << scale: no size bound). The
 	# kernel counts no drain calls; pcptop's drain.calls, checked against
 	# the fprobe by check.sh, bounds them from above.
-	# A chunk whose pageset count moved since the chunk before (an
-	# interrupt or another task freed between the unlock and the
-	# trylock, or the task was preempted there) or that came over 10 ms
-	# after it starts a flush of its own in pcptop's grouping: the kernel
+	# A chunk whose pageset count or free_count moved since the chunk
+	# before (an interrupt or another task freed or allocated between
+	# the unlock and the trylock, or the task was preempted there) or
+	# that came over 10 ms after it starts a flush of its own in
+	# pcptop's grouping: the kernel
 	# counts those breaks (commit_chunk_breaks), and each may add one.
 	# 0 on a kernel built before the line was added.
 	read -r fin fout <<<"$(window proc commit_flushes)"
