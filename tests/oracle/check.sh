@@ -334,18 +334,21 @@ fi
 
 # What the kernel skipped, from the programs' own stats (fdinfo): a
 # counter since the programs loaded, read at the command's start (A1) and
-# end (A2). pcptop's figure is its counter's rise from its first sample to
-# its last, which hold A1..A2: at least A2 - A1, at most A2. Runs skipped
-# while pcptop attached are in A1 only (s3, 2026-12-05: 7 at A1 and A2,
-# pcptop 0); a check against A2 alone failed there.
+# end (A2). pcptop's figure is its counter's rise from its first sample,
+# before A1, to its last, after A2: at least A2 - A1. Runs skipped while
+# pcptop attached are in A1 only (s3, 2026-12-05: 7 at A1 and A2, pcptop
+# 0), and runs skipped as the command exits and pcptop detaches are in
+# pcptop's only (clean clone cc26: amd64-7.3 3397 against 3388 at A2, s3
+# 2 against 0): no kernel read bounds it from above.
 m1=$(sed -n 's/^ORACLE:misses:A1://p' "$TMP/lines")
 m2=$(sed -n 's/^ORACLE:misses:A2://p' "$TMP/lines")
 got=$(pj "$t.recursion_misses.value")
-if [[ "$m1" =~ ^[0-9]+$ ]] && [[ "$m2" =~ ^[0-9]+$ ]]; then
-	check_bracket recursion_misses "$got" $((m2 - m1)) "$m2" \
-		"fdinfo recursion_misses: $((m2 - m1)) over the command, $m2 since the programs loaded"
-else
+if ! [[ "$m1" =~ ^[0-9]+$ ]] || ! [[ "$m2" =~ ^[0-9]+$ ]]; then
 	fail recursion_misses "$got" "-" "no fdinfo recursion_misses at the command's start and end"
+elif [[ "$got" =~ ^[0-9]+$ ]] && [ "$got" -ge $((m2 - m1)) ]; then
+	pass recursion_misses "$got" ">=$((m2 - m1))" "fdinfo recursion_misses' rise over the command ($m1 at its start, $m2 at its end)"
+else
+	fail recursion_misses "$got" ">=$((m2 - m1))" "under fdinfo recursion_misses' rise over the command ($m1 at its start, $m2 at its end)"
 fi
 
 # issue 20's figures: by order, reason and caller, and the stalls. The
