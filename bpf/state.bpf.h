@@ -385,8 +385,8 @@ static __always_inline bool in_interrupt(const struct cpu_state *st)
  * CPU's idle task is pid 0 (tgid 0): there the CPU takes the tgid's bits,
  * or an interrupt freeing in the idle loop of one CPU takes the entry of
  * one freeing in the idle loop of another (a softirq's commit and its
- * flush on two idle CPUs at once: the flush found the other CPU's commit
- * and was booked as an ordinary one).
+ * flush on two idle CPUs at once: the flush finds the other CPU's commit
+ * and is booked as an ordinary one).
  */
 static __always_inline __u64 task_key(const struct cpu_state *st)
 {
