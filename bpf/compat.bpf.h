@@ -357,6 +357,27 @@ static __always_inline int compat_compact_skipped(void)
 }
 
 /*
+ * Whether try_to_compact_pages() returning RET is a stall the allocator
+ * counts (compact_stall). 6.12.118's __alloc_pages_direct_compact() leaves
+ * out COMPACT_SKIPPED alone; 7.3.4's COMPACT_DEFERRED too (mm/page_alloc.c
+ * line 4211). The commit was not found here, nor the first version with
+ * it: from 7.3 on, where the source was read, deferred is no stall, and
+ * 6.13-7.2 keep 6.12's rule (clean clone cc29, amd64-7.3: pcptop 86
+ * stalls against compact_stall's 60).
+ */
+#define PCPTOP_COMPACT_DEFERRED_NO_STALL_VERSION KERNEL_VERSION(7, 3, 0)
+
+static __always_inline bool compat_compact_stalled(int ret)
+{
+	if (ret == compat_compact_skipped())
+		return false;
+	return LINUX_KERNEL_VERSION <
+		       PCPTOP_COMPACT_DEFERRED_NO_STALL_VERSION ||
+	       ret != bpf_core_enum_value(enum compact_result,
+					  COMPACT_DEFERRED);
+}
+
+/*
  * page->flags became memdesc_flags_t, a struct around the unsigned long,
  * in v6.18: commit 53fbef56e07d "mm: introduce memdesc_flags_t" (Matthew
  * Wilcox); the bits are where they were.

@@ -14,8 +14,8 @@
  * __alloc_pages_direct_compact(). Beside a function probe a stall starts
  * at compaction:mm_compaction_try_to_compact_pages, which it fires once
  * its gfp mask allows compaction, and ends at its return (fexit,
- * kretprobe); it is booked when it did not return COMPACT_SKIPPED, which
- * is when the kernel counts compact_stall. Not at its entry: a stall that
+ * kretprobe); it is booked when the kernel counts compact_stall for what
+ * it returned (compat_compact_stalled()). Not at its entry: a stall that
  * finds every zone deferred is far less work than a kprobe's entry adds
  * to it (docs/ACCURACY.md; probe_desc.fn_entry_tp). No tracepoint marks
  * its return:
@@ -177,13 +177,13 @@ int BPF_PROG(fx_compact, gfp_t gfp_mask, unsigned int order,
 	     enum compact_priority prio, struct page **capture,
 	     enum compact_result ret)
 {
-	return stall_end(STALL_COMPACT, ret != compat_compact_skipped());
+	return stall_end(STALL_COMPACT, compat_compact_stalled(ret));
 }
 
 SEC("kretprobe/try_to_compact_pages")
 int BPF_KRETPROBE(kr_compact, int ret)
 {
-	return stall_end(STALL_COMPACT, ret != compat_compact_skipped());
+	return stall_end(STALL_COMPACT, compat_compact_stalled(ret));
 }
 
 #endif /* PCPTOP_STALL_BPF_H */

@@ -85,8 +85,20 @@ trig() {
 # stall sleeps and migrates): direct reclaim between its two tracepoints,
 # direct compaction from compaction:mm_compaction_try_to_compact_pages
 # (at try_to_compact_pages()'s start) to its return, when that is not
-# COMPACT_SKIPPED (1 on 6.1-6.18), as the kernel counts compact_stall.
+# COMPACT_SKIPPED (1 on 6.1-7.3) and, from 7.3 on, not COMPACT_DEFERRED
+# (2), as the kernel counts compact_stall (bpf/compat.bpf.h,
+# compat_compact_stalled()).
 STALLS_IN_FLIGHT=64
+no_stall_results() {
+	rel=$(uname -r)
+	maj=${rel%%.*} min=${rel#*.}
+	min=${min%%[!0-9]*}
+	if [ "$maj" -gt 7 ] || { [ "$maj" -eq 7 ] && [ "$min" -ge 3 ]; }; then
+		echo 'ret != 1 && ret != 2'
+	else
+		echo 'ret != 1'
+	fi
+}
 stall_events() {
 	if echo 'pcpo_reclaimlat u64 lat' >>$T/synthetic_events 2>/dev/null &&
 	   trig vmscan/mm_vmscan_direct_reclaim_begin 'hist:keys=common_pid:ts0=common_timestamp' &&
@@ -106,7 +118,7 @@ stall_events() {
 	   echo 'pcpo_compactlat u64 lat; s32 ret' >>$T/synthetic_events 2>/dev/null &&
 	   trig compaction/mm_compaction_try_to_compact_pages 'hist:keys=common_pid:ts0=common_timestamp' &&
 	   trig $G/tcpx 'hist:keys=common_pid:lat=common_timestamp-$ts0,r=ret:onmatch(compaction.mm_compaction_try_to_compact_pages).trace(pcpo_compactlat,$lat,$r)' &&
-	   trig synthetic/pcpo_compactlat 'hist:keys=lat.log2:vals=hitcount if ret != 1'; then
+	   trig synthetic/pcpo_compactlat "hist:keys=lat.log2:vals=hitcount if $(no_stall_results)"; then
 		have compact_lat "yes $f"
 	else
 		have compact_lat "no (synthetic latency event on try_to_compact_pages refused)"
