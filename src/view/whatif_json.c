@@ -156,6 +156,8 @@ static void picks_arr(struct json_writer *j, const struct whatif *w)
 		json_double(j, "other_value", p[k].ok ? p[k].at_other : NAN);
 		json_double(j, "difference_pct", p[k].ok ? p[k].diff_pct : NAN);
 		json_double(j, "cross_scale_error_pct", p[k].cross_pct);
+		json_str(j, "cross_scale_case",
+			 whatif_pick_case_name(p[k].cross_case));
 		json_double(j, "self_error_pct", p[k].self_pct);
 		json_double(j, "error_pct", p[k].ok ? p[k].error_pct : NAN);
 		json_bool(j, "apart", p[k].apart);

@@ -238,6 +238,12 @@ enum whatif_pick_cost {
 	NR_WHATIF_PICKS,
 };
 
+/* which of the suite's measured errors a trace's figures carry */
+enum whatif_pick_case {
+	WHATIF_PICK_ABOVE_HIGH, /* all above high, as the churn suite's */
+	WHATIF_PICK_BELOW_HIGH, /* some below: the larger of both suites' */
+};
+
 struct whatif_pick {
 	const char *key; /* the row: "lock_hold_ns.total" */
 	const char *name; /* "zone->lock time" */
@@ -247,6 +253,8 @@ struct whatif_pick {
 	int other;
 	double at_other, at_rec;
 	double diff_pct; /* at_other against at_rec */
+	enum whatif_pick_case cross_case;
+	double below_pct; /* below_high.pct at the recorded scale; NAN */
 	double cross_pct; /* the suite's measured cross-scale error */
 	double self_pct; /* replay at the recorded scale vs measured; NAN */
 	double error_pct; /* cross_pct + |self_pct| */
@@ -255,6 +263,8 @@ struct whatif_pick {
 
 void whatif_picks(const struct whatif *w,
 		  struct whatif_pick p[NR_WHATIF_PICKS]);
+/* "above_high" or "below_high": JSON's cross_scale_case */
+const char *whatif_pick_case_name(enum whatif_pick_case c);
 /* the line every view says */
 void whatif_pick_line(char *buf, size_t len, const struct whatif *w,
 		      const struct whatif_pick *p);

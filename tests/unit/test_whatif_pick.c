@@ -4,7 +4,8 @@
  * are set by hand: the least scale and its difference against the
  * recorded one, apart only where that is larger than the suite's
  * cross-scale error plus this trace's self-replay error, and the line
- * saying so.
+ * saying so; a trace in part below high carries the reclaim runs' larger
+ * error.
  */
 #include <math.h>
 #include <string.h>
@@ -37,6 +38,7 @@ void test_whatif_pick(void)
 {
 	struct whatif_pick p[NR_WHATIF_PICKS];
 	const struct whatif_pick *t;
+	struct whatif_col *rec;
 	char line[LINE_LEN];
 	struct tw x;
 	double v, least = INFINITY;
@@ -78,6 +80,32 @@ void test_whatif_pick(void)
 	CHECK(fabs(t->self_pct - (1000.0 - 1100) / 1100 * 100) < PICK_EPS);
 	CHECK(fabs(t->error_pct - (1.13 + 100.0 / 11)) < PICK_EPS);
 	CHECK(!t->apart);
+	/*
+	 * Some of the trace below high: the larger of the churn's and the
+	 * reclaim runs' misses, 20.87 %, and -10 % is within it
+	 */
+	rec = (struct whatif_col *)whatif_col_of(&x.w, 5);
+	REQUIRE(rec && rec->x.pcp_events > 0);
+	rec->x.events_below_high = rec->x.pcp_events / 4;
+	takes(&x, 2, 900, 1000);
+	t = pick(&x, p, line);
+	CHECK_EQ_INT(t->cross_case, WHATIF_PICK_BELOW_HIGH);
+	CHECK(fabs(t->below_pct - 25) < 0.01);
+	CHECK(fabs(t->error_pct - 20.87) < PICK_EPS);
+	CHECK(!t->apart);
+	CHECK(strstr(line, "the suite's cross-scale 20.9 % (25.0 % below high: "
+			   "the larger of above high and under reclaim)"));
+	CHECK(strstr(line, "the scales cannot be told apart"));
+	/* 30 % fewer is past it; lock time keeps the churn's larger 53.1 */
+	takes(&x, 2, 700, 1000);
+	t = pick(&x, p, line);
+	CHECK(t->apart);
+	CHECK(fabs(p[WHATIF_PICK_LOCK_NS].cross_pct - 53.1) < PICK_EPS);
+	rec->x.events_below_high = 0;
+	takes(&x, 2, 900, 1000);
+	t = pick(&x, p, line);
+	CHECK_EQ_INT(t->cross_case, WHATIF_PICK_ABOVE_HIGH);
+	CHECK(strstr(line, "the suite's cross-scale 1.1 % (above high)"));
 	/* zone->lock time: the least of the columns, against scale 5's */
 	for (i = 0; i < x.w.nr_cols; i++) {
 		v = (double)x.w.cols[i].fig.cnt[CNT_LOCK_HOLD_NS];
