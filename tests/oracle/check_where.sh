@@ -62,7 +62,7 @@ stall_vs_vmstat() {
 	elif [ "$2" -gt $(($3 + CPUS)) ] || [ "$2" -lt "$lo" ]; then
 		fail "$1" "$2" "$3" "outside $lo..$(($3 + CPUS)): /proc/vmstat as pcptop sampled it, a stall a CPU in flight at an edge, short by $MISSES probe runs the kernel skipped at most"
 	else
-		pass "$1" "$2" "$3" "/proc/vmstat as pcptop sampled it: $CPUS over at most (a stall a CPU in flight at an edge), $((CPUS + MISSES)) under ($MISSES probe runs the kernel skipped)"
+		pass "$1" "$2" "$3" "/proc/vmstat as pcptop sampled it: $CPUS over at most (a stall a CPU in flight at an edge), $((CPUS + MISSES)) under ($MISSES probe runs the kernel skipped${MISSES_WHOSE:+, $MISSES_WHOSE})"
 	fi
 }
 
@@ -491,9 +491,10 @@ if grep -q '^ORACLE:sreport:{' "$TMP/lines"; then
 	cp "$TMP/report.json" "$TMP/report.main.json"
 	sed -n 's/^ORACLE:sreport://p' "$TMP/lines" >"$TMP/report.json"
 	flatten_report
-	main_misses=$MISSES
+	main_misses=$MISSES main_all=$MISSES_ALL main_whose=$MISSES_WHOSE
 	MISSES=$(pj "$t.recursion_misses.value")
 	[[ "$MISSES" =~ ^[0-9]+$ ]] || MISSES=0
+	misses_apart "$MISSES" S1 S2
 	main_span=$PAGE_SPAN
 	PAGE_SPAN=$(jq '[.totals.bulk_free.max // 0, .totals.refill.max // 0] | max' "$TMP/report.json")
 	EDGE_SLACK=$((CPUS * PAGE_SPAN))
@@ -501,6 +502,7 @@ if grep -q '^ORACLE:sreport:{' "$TMP/lines"; then
 	where_checks
 	stalled_checks
 	SNAP=A W= MISSES=$main_misses PAGE_SPAN=$main_span
+	MISSES_ALL=$main_all MISSES_WHOSE=$main_whose
 	EDGE_SLACK=$((CPUS * PAGE_SPAN))
 	cp "$TMP/report.main.json" "$TMP/report.json"
 	flatten_report
