@@ -383,6 +383,8 @@ qemu_cmd() {
 
 # the assertions on a finished boot's console log: check_results
 . "$here/checks.sh"
+# free_high_verdict
+. "$here/free-high.sh"
 
 # why a boot did not get to the end marker, or nothing
 boot_failure() {
@@ -553,7 +555,7 @@ for k in "${launch[@]}"; do
 done
 wait
 
-passed=0 failed=0 skipped=0 known=0 fh_seen=
+passed=0 failed=0 skipped=0 known=0
 for k in "${selected[@]}"; do
 	[ -f "$OUT/$k/retries" ] && cat "$OUT/$k/retries"
 	[ -f "$OUT/$k/oracle" ] && cat "$OUT/$k/oracle"
@@ -571,19 +573,13 @@ for k in "${selected[@]}"; do
 	SKIP) skipped=$((skipped + 1)) ;;
 	*) failed=$((failed + 1)) ;;
 	esac
-	n=$(cat "$OUT/$k/free_high" 2>/dev/null || echo 0)
-	[ "$n" -gt 0 ] 2>/dev/null && fh_seen+="${fh_seen:+, }$k ($n)"
 done
-# free_high depends on timing: one kernel of the run showing it is enough
-if [ -n "$fh_seen" ]; then
-	echo "vmtest free_high: PASS (seen on $fh_seen)"
-elif [ $((passed + failed)) -eq 0 ]; then
-	echo "vmtest free_high: SKIP (no kernel booted)"
-	skipped=$((skipped + 1))
-else
-	echo "vmtest free_high: FAIL (free_high.count is 0 on every kernel of the run)"
-	failed=$((failed + 1))
-fi
+free_high_verdict "$OUT" "${selected[@]}"
+case $? in
+0) ;;
+3) skipped=$((skipped + 1)) ;;
+*) failed=$((failed + 1)) ;;
+esac
 # a boot the stalls load did not stall could not run the stall checks:
 # most boots of the run must have (tests/oracle/stalls-required.sh)
 if [ $((passed + failed)) -gt 0 ]; then

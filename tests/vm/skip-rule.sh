@@ -42,4 +42,30 @@ t_check "and says why" -- grep -q '^vmtest skips: FAIL (2 of the newer rows skip
 run bookworm "$(row old1 -)"
 t_eq "a bookworm row skipped: the run fails" "$?" 1
 t_check "and names it" -- grep -q '^vmtest skips: FAIL (bookworm rows skipped: old1)' "$TMP/bookworm.out"
+
+# free_high over made-up rows: NAME:STATUS:COUNT ...
+. tests/vm/free-high.sh
+fh() {
+	local r k st n rows=()
+	rm -rf "$TMP/fh"
+	for r in "$@"; do
+		IFS=: read -r k st n <<<"$r"
+		mkdir -p "$TMP/fh/$k"
+		echo "$st" >"$TMP/fh/$k/status"
+		echo "$n" >"$TMP/fh/$k/free_high"
+		rows+=("$k")
+	done
+	free_high_verdict "$TMP/fh" "${rows[@]}" >"$TMP/fh.out"
+}
+fh amd64-6.12:PASS:1377 amd64-7.3:PASS:0
+t_eq "free_high seen on one row: passes" "$?" 0
+fh amd64-6.12:PASS:0 amd64-7.3:PASS:0
+t_eq "free_high on no row, a 6.12 among them: fails" "$?" 1
+t_check "  naming the rows that could have" -- \
+	grep -q '^vmtest free_high: FAIL (.*, amd64-6.12 among them)' "$TMP/fh.out"
+fh amd64-6.16:PASS:0 arm64-7.3-16k:FAIL:0
+t_eq "free_high on no row, each 6.16 or later: a skip" "$?" 3
+t_check "  saying why" -- grep -q '^vmtest free_high: SKIP (every kernel of the run is 6.16 or later' "$TMP/fh.out"
+fh amd64-6.1:SKIP:0 amd64-7.2:PASS:0
+t_eq "a 6.1 row that did not boot does not count" "$?" 3
 t_summary
