@@ -3,7 +3,9 @@
 #
 # The matrix's rule for rows that cannot be fetched (tests/vm/run.sh): a
 # SKIP names the package, and the run fails when a bookworm row skips or
-# when more than one of the newer rows does. Fed matrices whose patterns
+# when more than one of the newer rows does. And its free_high check
+# (tests/vm/free-high.sh) over made-up rows: seen, not seen where it can
+# be, out of reach on every row. Fed matrices whose patterns
 # no mirror has, so nothing boots and nothing is downloaded: a few
 # seconds. Prints "N passed, N failed, N skipped".
 set -u
@@ -43,29 +45,35 @@ run bookworm "$(row old1 -)"
 t_eq "a bookworm row skipped: the run fails" "$?" 1
 t_check "and names it" -- grep -q '^vmtest skips: FAIL (bookworm rows skipped: old1)' "$TMP/bookworm.out"
 
-# free_high over made-up rows: NAME:STATUS:COUNT ...
+# free_high over made-up rows, NAME:STATUS:COUNT:RELEASE:HIGH_MIN each
+# (batch 63, scale 5: free_count stops at 2016 + 7; 6.16+ needs
+# 63 + HIGH_MIN / 2)
 . tests/vm/free-high.sh
 fh() {
-	local r k st n rows=()
+	local r k st n rel hm rows=()
 	rm -rf "$TMP/fh"
 	for r in "$@"; do
-		IFS=: read -r k st n <<<"$r"
+		IFS=: read -r k st n rel hm <<<"$r"
 		mkdir -p "$TMP/fh/$k"
 		echo "$st" >"$TMP/fh/$k/status"
 		echo "$n" >"$TMP/fh/$k/free_high"
+		printf '{"kernel":{"release":"%s"},"scale":{"value":5},"zones":[{"cpus":[{"batch":63,"high_min":%d}]}]}\n' \
+			"$rel" "$hm" >"$TMP/fh/$k/info.json"
 		rows+=("$k")
 	done
 	free_high_verdict "$TMP/fh" "${rows[@]}" >"$TMP/fh.out"
 }
-fh amd64-6.12:PASS:1377 amd64-7.3:PASS:0
+fh amd64-6.12:PASS:1377:6.12.118:6928 amd64-7.3:PASS:0:7.3.4:6928
 t_eq "free_high seen on one row: passes" "$?" 0
-fh amd64-6.12:PASS:0 amd64-7.3:PASS:0
+fh amd64-6.12:PASS:0:6.12.118:6928 amd64-7.3:PASS:0:7.3.4:6928
 t_eq "free_high on no row, a 6.12 among them: fails" "$?" 1
 t_check "  naming the rows that could have" -- \
-	grep -q '^vmtest free_high: FAIL (.*, amd64-6.12 among them)' "$TMP/fh.out"
-fh amd64-6.16:PASS:0 arm64-7.3-16k:FAIL:0
-t_eq "free_high on no row, each 6.16 or later: a skip" "$?" 3
-t_check "  saying why" -- grep -q '^vmtest free_high: SKIP (every kernel of the run is 6.16 or later' "$TMP/fh.out"
-fh amd64-6.1:SKIP:0 amd64-7.2:PASS:0
+	grep -q '^vmtest free_high: FAIL (.*, amd64-6.12 among those that can flush it)' "$TMP/fh.out"
+fh amd64-6.16:PASS:0:6.16.12:6928 arm64-7.3:FAIL:0:7.3.4:6928
+t_eq "free_high on no row, out of reach on each (63 + 3464 > 2023): a skip" "$?" 3
+t_check "  saying why" -- grep -q '^vmtest free_high: SKIP (out of reach on every kernel' "$TMP/fh.out"
+fh amd64-7.3:PASS:0:7.3.4:3920
+t_eq "a 7.3 pageset within reach (63 + 1960 <= 2023) and no free_high: fails" "$?" 1
+fh amd64-6.1:SKIP:0:6.1.192:6928 amd64-7.2:PASS:0:7.2.13:6928
 t_eq "a 6.1 row that did not boot does not count" "$?" 3
 t_summary
