@@ -254,7 +254,7 @@ struct whatif_pick {
 	double at_other, at_rec;
 	double diff_pct; /* at_other against at_rec */
 	enum whatif_pick_case cross_case;
-	double below_pct; /* below_high.pct at the recorded scale; NAN */
+	double below_high_pct; /* below_high.pct at the recorded scale; NAN */
 	double cross_pct; /* the suite's measured cross-scale error */
 	double self_pct; /* replay at the recorded scale vs measured; NAN */
 	double error_pct; /* cross_pct + |self_pct| */

@@ -46,16 +46,14 @@ static const struct {
  * larger of the two: the second measured 0->5 and 5->0 only, and the
  * lines compare every scale.
  */
-#define PICK_ABOVE_HIGH_MAX_PCT 0.0
-
 static enum whatif_pick_case pick_case(const struct whatif_col *rec,
-				       double *below_pct)
+				       double *below_high_pct)
 {
 	const struct whatif_row *row = whatif_row_of("below_high.pct");
 
-	*below_pct = NAN;
-	if (row && rec && whatif_value(rec, row, below_pct) &&
-	    *below_pct <= PICK_ABOVE_HIGH_MAX_PCT)
+	*below_high_pct = NAN;
+	if (row && rec && whatif_value(rec, row, below_high_pct) &&
+	    !(*below_high_pct > 0))
 		return WHATIF_PICK_ABOVE_HIGH;
 	return WHATIF_PICK_BELOW_HIGH;
 }
@@ -82,7 +80,7 @@ static void pick_one(const struct whatif *w, int k, struct whatif_pick *p)
 	memset(p, 0, sizeof(*p));
 	p->key = costs[k].key;
 	p->name = costs[k].name;
-	p->cross_case = pick_case(rec, &p->below_pct);
+	p->cross_case = pick_case(rec, &p->below_high_pct);
 	p->cross_pct = cross_of(k, p->cross_case);
 	p->self_pct = NAN;
 	p->least = p->other = -1;
@@ -152,7 +150,7 @@ void whatif_pick_line(char *buf, size_t len, const struct whatif *w,
 	if (p->cross_case == WHATIF_PICK_ABOVE_HIGH)
 		snprintf(cross, sizeof(cross), "%.1f %% (above high)",
 			 p->cross_pct);
-	else if (isnan(p->below_pct))
+	else if (isnan(p->below_high_pct))
 		snprintf(cross, sizeof(cross),
 			 "%.1f %% (the larger of above high and under reclaim)",
 			 p->cross_pct);
@@ -160,7 +158,7 @@ void whatif_pick_line(char *buf, size_t len, const struct whatif *w,
 		snprintf(
 			cross, sizeof(cross),
 			"%.1f %% (%.1f %% below high: the larger of above high and under reclaim)",
-			p->cross_pct, p->below_pct);
+			p->cross_pct, p->below_high_pct);
 	snprintf(
 		buf + n, len - n,
 		" (error %.1f %%: the suite's cross-scale %s, this trace's self-replay %s): %s",

@@ -491,7 +491,7 @@ if grep -q '^ORACLE:sreport:{' "$TMP/lines"; then
 	cp "$TMP/report.json" "$TMP/report.main.json"
 	sed -n 's/^ORACLE:sreport://p' "$TMP/lines" >"$TMP/report.json"
 	flatten_report
-	main_misses=$MISSES main_all=$MISSES_ALL main_whose=$MISSES_WHOSE
+	main_misses=$MISSES main_whose=$MISSES_WHOSE
 	MISSES=$(pj "$t.recursion_misses.value")
 	[[ "$MISSES" =~ ^[0-9]+$ ]] || MISSES=0
 	misses_apart "$MISSES" S1 S2
@@ -502,7 +502,7 @@ if grep -q '^ORACLE:sreport:{' "$TMP/lines"; then
 	where_checks
 	stalled_checks
 	SNAP=A W= MISSES=$main_misses PAGE_SPAN=$main_span
-	MISSES_ALL=$main_all MISSES_WHOSE=$main_whose
+	MISSES_WHOSE=$main_whose
 	EDGE_SLACK=$((CPUS * PAGE_SPAN))
 	cp "$TMP/report.main.json" "$TMP/report.json"
 	flatten_report

@@ -282,35 +282,28 @@ snap() {
 	fi
 }
 
-# recursion_misses of the BPF programs of process $1, summed
+# recursion_misses of the BPF programs of process $1, summed. With a
+# second argument, only those of the programs that time the allocator's
+# entry points (--latency: fe_, fx_, kp_, kr_ alloc and free), each named
+# by /proc/kallsyms from its tag (bpf_jit_kallsyms, on by default where
+# the JIT is always on). On Debian's 6.16 to 7.3 they skip tens to
+# thousands of runs a boot where the others skip none (amd64 7.3,
+# 2026-12-05: fx_alloc 97 and fe_alloc 8 of 105 in a short run), each
+# hiding one timed call at most: the host allows them to those figures
+# alone. A program with no name there counts as another's.
 misses() {
-	m=0
-	for f in /proc/$1/fdinfo/*; do
-		v=$(sed -n 's/^recursion_misses:[[:space:]]*//p' "$f" 2>/dev/null)
-		[ -n "$v" ] && m=$((m + v))
-	done
-	echo $m
-}
-
-# recursion_misses of process $1's programs that time the allocator's
-# entry points (--latency: fe_, fx_, kp_, kr_ alloc and free), each
-# named by /proc/kallsyms from its tag (bpf_jit_kallsyms, on by default
-# where the JIT is always on). On Debian's 6.16 to 7.3 they skip
-# hundreds to thousands of runs a boot where the others skip none
-# (amd64 7.3, 2026-12-05: fx_alloc 97 and fe_alloc 8 of 105 in a short
-# run), each hiding one timed call at most: the host allows them to those
-# figures alone. A program with no name there counts as another's.
-lat_misses() {
 	m=0
 	for f in "/proc/$1/fdinfo/"*; do
 		v=$(sed -n 's/^recursion_misses:[[:space:]]*//p' "$f" 2>/dev/null)
 		if [ -z "$v" ] || [ "$v" = 0 ]; then
 			continue
 		fi
-		tag=$(sed -n 's/^prog_tag:[[:space:]]*//p' "$f")
-		if grep -qE "bpf_prog_${tag}_(fe|fx|kp|kr)_(alloc|free)([[:space:]]|\$)" /proc/kallsyms; then
-			m=$((m + v))
+		if [ -n "${2:-}" ]; then
+			tag=$(sed -n 's/^prog_tag:[[:space:]]*//p' "$f")
+			grep -qE "bpf_prog_${tag}_(fe|fx|kp|kr)_(alloc|free)([[:space:]]|\$)" \
+				/proc/kallsyms || continue
 		fi
+		m=$((m + v))
 	done
 	echo $m
 }
@@ -493,19 +486,19 @@ inner)
 	# pcptop record's command: pcptop is attached when this starts
 	snap A1 >$TMPD/A1.out
 	echo "ORACLE:misses:A1:$(misses "$PPID")" >>$TMPD/A1.out
-	echo "ORACLE:lat_misses:A1:$(lat_misses "$PPID")" >>$TMPD/A1.out
+	echo "ORACLE:lat_misses:A1:$(misses "$PPID" latency)" >>$TMPD/A1.out
 	load >$TMPD/load.out
 	echo "ORACLE:misses:A2:$(misses "$PPID")" >$TMPD/A2.out
-	echo "ORACLE:lat_misses:A2:$(lat_misses "$PPID")" >>$TMPD/A2.out
+	echo "ORACLE:lat_misses:A2:$(misses "$PPID" latency)" >>$TMPD/A2.out
 	snap A2 >>$TMPD/A2.out
 	;;
 stalls-inner)
 	# the second recording's command: the stalls phase, S1 to S2
 	snap S1 >$TMPD/S1.out
-	echo "ORACLE:lat_misses:S1:$(lat_misses "$PPID")" >>$TMPD/S1.out
+	echo "ORACLE:lat_misses:S1:$(misses "$PPID" latency)" >>$TMPD/S1.out
 	stalls >$TMPD/stalls.out
 	dmesg | grep -c 'Killed process' | sed 's/^/ORACLE:load:oom kills /' >>$TMPD/stalls.out
-	echo "ORACLE:lat_misses:S2:$(lat_misses "$PPID")" >$TMPD/S2.out
+	echo "ORACLE:lat_misses:S2:$(misses "$PPID" latency)" >$TMPD/S2.out
 	snap S2 >>$TMPD/S2.out
 	;;
 run)

@@ -200,7 +200,7 @@ misses_apart() {
 	MISSES=$1
 	MISSES_WHOSE=
 	lat=$(lat_rise "$2" "$3")
-	[ -n "$lat" ] || return 0
+	[ -n "$lat" ] && [ "$lat" -gt 0 ] || return 0
 	MISSES=$(($1 > lat ? $1 - lat : 0))
 	MISSES_WHOSE="the --latency programs' $lat of $1 left out"
 }

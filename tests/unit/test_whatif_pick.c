@@ -84,13 +84,15 @@ void test_whatif_pick(void)
 	 * Some of the trace below high: the larger of the churn's and the
 	 * reclaim runs' misses, 20.87 %, and -10 % is within it
 	 */
-	rec = (struct whatif_col *)whatif_col_of(&x.w, 5);
+	for (i = 0, rec = NULL; i < x.w.nr_cols; i++)
+		if (x.w.cols[i].scale == 5)
+			rec = &x.w.cols[i];
 	REQUIRE(rec && rec->x.pcp_events > 0);
 	rec->x.events_below_high = rec->x.pcp_events / 4;
 	takes(&x, 2, 900, 1000);
 	t = pick(&x, p, line);
 	CHECK_EQ_INT(t->cross_case, WHATIF_PICK_BELOW_HIGH);
-	CHECK(fabs(t->below_pct - 25) < 0.01);
+	CHECK(fabs(t->below_high_pct - 25) < 0.01);
 	CHECK(fabs(t->error_pct - 20.87) < PICK_EPS);
 	CHECK(!t->apart);
 	CHECK(strstr(line, "the suite's cross-scale 20.9 % (25.0 % below high: "
