@@ -289,8 +289,8 @@ snap() {
 # (amd64 7.3, 2026-12-05: fx_alloc 97 and fe_alloc 8 of 105 in a short
 # run), each hiding one timed call at most: the host allows them to
 # those figures alone. A program with no name there counts as another's.
-# One grep over the fds and kallsyms read only where a program skipped:
-# a sed a file and a pattern over kallsyms cost 9 s of a 7.3 guest's A2
+# One grep over the fds, and kallsyms read only where a program skipped:
+# a sed per file and a pattern over kallsyms cost 9 s of a 7.3 guest's A2
 misses() {
 	grep -H '^recursion_misses:' "/proc/$1/fdinfo/"* 2>/dev/null | {
 		m=0
@@ -302,7 +302,7 @@ misses() {
 			m=$((m + v))
 			[ -n "$tags" ] || tags=" $(lat_tags) "
 			tag=$(sed -n 's/^prog_tag:[[:space:]]*//p' "$f")
-			case "$tags" in *" $tag "*) l=$((l + v)) ;; esac
+			case "$tags" in *" ${tag:-none} "*) l=$((l + v)) ;; esac
 		done
 		echo "$m $l"
 	}
