@@ -12,7 +12,9 @@
 # Usage: tests/whatif/boot.sh SCALE OUTDIR [PCPTOP OPTIONS, commas for spaces]
 # Environment: WHATIF_BIN (static build, default build/vm-x86), WHATIF_SMP
 # (2), WHATIF_TIMEOUT (seconds, 900), WHATIF_SERIES (the instrumented
-# kernel's series, build.sh --series: 6.12, the default, or 7.3).
+# kernel's series, build.sh --series: 6.12, the default, or 7.3),
+# WHATIF_STREAM (the TCP stream's CPUs: one, the default, or split:
+# senders and receivers apart, guest.sh says why).
 # Exit: 0 when the guest got to its end marker, 1 otherwise.
 
 set -uo pipefail
@@ -28,6 +30,11 @@ SERIES=${WHATIF_SERIES:-6.12}
 case "$SERIES" in
 6.12 | 7.3) ;;
 *) echo "whatif: bad WHATIF_SERIES '$SERIES' (6.12 or 7.3)" >&2; exit 1 ;;
+esac
+STREAM=${WHATIF_STREAM:-one}
+case "$STREAM" in
+one | split) ;;
+*) echo "whatif: bad WHATIF_STREAM '$STREAM' (one or split)" >&2; exit 1 ;;
 esac
 
 mkdir -p "$out" || exit 1
@@ -60,6 +67,7 @@ truncate -s 512M "$out/disk.img"
 # the TSC as clocksource, guest time counted in instructions
 append="console=ttyS0 quiet panic=-1 transparent_hugepage=never tsc=reliable clocksource=tsc pcp_batch_scale_max=$scale"
 [ "$opts" != - ] && append="$append pcptest.opts=$opts"
+[ "$STREAM" = split ] && append="$append pcptest.stream=split"
 t0=$SECONDS
 # the line tests/run-all.sh counts as a boot (run.sh passes it on)
 echo "boot: whatif-$(basename "$out") (instrumented $SERIES, scale $scale)" >&2

@@ -7,13 +7,22 @@
  * PCP order-3 lists, the pattern that triggers free_high flushes. Static,
  * so the same load runs on the host and inside every test VM.
  *
- * Usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS] [-m MIB]
+ * Usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS] [-m MIB] [-r CPU]
  * -m: each stream stops after MIB MiB, if the deadline has not come
  * first: the same requests whatever the kernel makes of them (the whatif
  * suite compares runs at different scales).
+ * -r: each receiver runs on CPU, the senders where they were started.
+ * On one CPU the fragments' frees come in runs cut by the senders'
+ * allocations wherever the scheduler switched, and 7.x's free_high
+ * (free_count >= batch + high_min / 2) hangs on how long those runs
+ * are: one scale's flushes moved 627 to 1198 from boot to boot
+ * (docs/ACCURACY.md, "The 7.3 pair"). Apart, the receiving CPU's runs
+ * of frees are cut only by its own few allocations.
  * Prints "tcpstream: N bytes in S s" so tests can compare against it.
  */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <sched.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -30,15 +39,28 @@
 #define DEFAULT_WRITE_KIB 64
 #define DEFAULT_STREAMS 1
 #define MAX_STREAMS 16
+/* -r not given: receivers run where the scheduler puts them */
+#define ANY_CPU (-1L)
 
 /* the receiving side: read and drop until the sender closes */
-static int receive(int lfd, size_t buflen)
+static int receive(int lfd, size_t buflen, long cpu)
 {
 	char *buf = malloc(buflen);
+	cpu_set_t set;
 	int fd;
 
 	if (!buf)
 		return 1;
+	if (cpu != ANY_CPU) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			fprintf(stderr,
+				"tcpstream: receiver on CPU %ld: %s: give -r a CPU that is online\n",
+				cpu, strerror(errno));
+			return 1;
+		}
+	}
 	fd = accept(lfd, NULL, NULL);
 	if (fd < 0) {
 		perror("tcpstream: accept");
@@ -55,7 +77,7 @@ static int receive(int lfd, size_t buflen)
  * or until limit bytes (0: no limit)
  */
 static int stream(double deadline, size_t buflen, unsigned long long limit,
-		  unsigned long long *sent)
+		  long rcpu, unsigned long long *sent)
 {
 	struct sockaddr_in sa = {
 		.sin_family = AF_INET,
@@ -79,7 +101,7 @@ static int stream(double deadline, size_t buflen, unsigned long long limit,
 		return 1;
 	}
 	if (pid == 0)
-		_exit(receive(lfd, buflen));
+		_exit(receive(lfd, buflen, rcpu));
 	close(lfd);
 
 	buf = malloc(buflen);
@@ -116,31 +138,36 @@ static int stream(double deadline, size_t buflen, unsigned long long limit,
 int main(int argc, char **argv)
 {
 	unsigned long secs = DEFAULT_SECS, kib = DEFAULT_WRITE_KIB;
-	unsigned long streams = DEFAULT_STREAMS, mib = 0, i;
+	unsigned long streams = DEFAULT_STREAMS, mib = 0, rcpu = 0, i;
+	long recv_cpu = ANY_CPU;
 	unsigned long long sent = 0;
 	double start, deadline;
 	pid_t pids[MAX_STREAMS];
 	int c, status, ret = 0;
 
-	while ((c = getopt(argc, argv, "s:b:j:m:h")) != -1) {
+	while ((c = getopt(argc, argv, "s:b:j:m:r:h")) != -1) {
 		unsigned long *dst = c == 's' ? &secs :
 				     c == 'b' ? &kib :
 				     c == 'm' ? &mib :
+				     c == 'r' ? &rcpu :
 						&streams;
 
 		if (c == 'h' || c == '?' || parse_ulong(optarg, dst) || !kib ||
-		    !streams || streams > MAX_STREAMS) {
+		    !streams || streams > MAX_STREAMS ||
+		    (c == 'r' && rcpu >= CPU_SETSIZE)) {
 			fprintf(stderr,
-				"usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS (1-%d)] [-m MIB]\n",
+				"usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS (1-%d)] [-m MIB] [-r CPU]\n",
 				MAX_STREAMS);
 			return 2;
 		}
+		if (c == 'r')
+			recv_cpu = (long)rcpu;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	start = now_s();
 	deadline = start + secs;
 	if (streams == 1) {
-		ret = stream(deadline, kib * 1024, mib << 20, &sent);
+		ret = stream(deadline, kib * 1024, mib << 20, recv_cpu, &sent);
 		printf("tcpstream: %llu bytes in %.1f s\n", sent,
 		       now_s() - start);
 		return ret;
@@ -153,7 +180,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (pids[i] == 0) {
-			ret = stream(deadline, kib * 1024, mib << 20, &sent);
+			ret = stream(deadline, kib * 1024, mib << 20, recv_cpu,
+				     &sent);
 			printf("tcpstream: stream %lu: %llu bytes in %.1f s\n",
 			       i, sent, now_s() - start);
 			/* _exit skips stdio's flush: a pipe would lose the line */
