@@ -466,10 +466,9 @@ bench: deps-all vm-builds all
 	$(Q)tests/bench/powercut.sh | tee $(OUTPUT)/bench/powercut.md
 	$(Q)tests/bench/trace-rehearsal.sh | tee $(OUTPUT)/bench/trace-rehearsal.md
 	$(Q)tests/soak/exporter.sh | tee $(OUTPUT)/bench/exporter.md
-# last: tests/whatif/run.sh's checks of its boots fail today (they hold
-# no kernel counts for trace.events; 1 GiB's scale-0 self-replay -1.22 %
-# against 1 %; docs/ACCURACY.md, "Lock time from the kernel's sums"),
-# which stops make bench under pipefail
+# last: a failing check of its boots stops make bench under pipefail
+# (its scale-0 self replay failed every run until its drift was declared:
+# docs/ACCURACY.md, "The rehearsal's bonnie++")
 	$(Q)tests/whatif/bonnie.sh | tee $(OUTPUT)/bench/whatif-bonnie.md
 
 # regenerate vmlinux/*/vmlinux.h from Debian's 6.12 kernel images
