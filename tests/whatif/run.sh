@@ -161,9 +161,10 @@ KNOWN_PRED_PAGES_PCT=16
 #   predicted 434 to 516, and pairs missed by -9.6 to +14.3 %; within
 #   issue 31's 20 % (16 %, drawn from the first six boots, failed CI).
 KNOWN_K73_PRED_PCT=20
-# - the same envelope for the split boots' 0 -> 5: their runs at 5 spread
-#   2914 to 3362 bulk frees (15 %) over 14 boots of 2026-12-05, and the
-#   traces of 0 missed them by -10.9 to +10.7 % (pages within 3.8 %)
+# - the same envelope for the split boots' 0 -> 5 bulk frees alone: their
+#   runs at 5 spread 2914 to 3362 bulk frees (15 %) over 14 boots of
+#   2026-12-05, and the traces of 0 missed them by -10.9 to +10.7 %
+#   (pages and refills within 3.8 %: held at 10 %, no envelope)
 # k73_spread SET SCALE: the measured spread a known miss's line names
 k73_spread() {
 	case "$1:$2" in
@@ -587,7 +588,11 @@ for set in "${k73_sets[@]}"; do
 				echo "whatif not held $set $a->$b $k: ${line#* } (docs/ACCURACY.md, \"The 7.3 pair\")"
 				continue
 			fi
-			if [ "${line%% *}" = FAIL ] && within_pct "$p" "$m" "$KNOWN_K73_PRED_PCT"; then
+			# the split pair's pages and refills came within 3.8 %
+			# in 14 pairs: only its bulk frees are known past 10 %
+			if [ "${line%% *}" = FAIL ] &&
+			   { [ "$set" = k73 ] || [ "$k" = bulk_free.calls ]; } &&
+			   within_pct "$p" "$m" "$KNOWN_K73_PRED_PCT"; then
 				say KNOWN "$set $a->$b $k: ${line#* }" \
 					"envelope $KNOWN_K73_PRED_PCT %: one real run at $b, whose boots spread $(k73_spread "$set" "$b") (\"The 7.3 pair\")"
 				continue
