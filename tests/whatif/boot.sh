@@ -13,8 +13,9 @@
 # Environment: WHATIF_BIN (static build, default build/vm-x86), WHATIF_SMP
 # (2), WHATIF_TIMEOUT (seconds, 900), WHATIF_SERIES (the instrumented
 # kernel's series, build.sh --series: 6.12, the default, or 7.3),
-# WHATIF_STREAM (the TCP stream's CPUs: one, the default, or split:
-# senders and receivers apart, guest.sh says why).
+# WHATIF_STREAM (the stream's CPUs: one, the default, or senders and
+# receivers apart over TCP, split, or over a unix socket pair, unix;
+# guest.sh says why).
 # Exit: 0 when the guest got to its end marker, 1 otherwise.
 
 set -uo pipefail
@@ -33,8 +34,8 @@ case "$SERIES" in
 esac
 STREAM=${WHATIF_STREAM:-one}
 case "$STREAM" in
-one | split) ;;
-*) echo "whatif: bad WHATIF_STREAM '$STREAM' (one or split)" >&2; exit 1 ;;
+one | split | unix) ;;
+*) echo "whatif: bad WHATIF_STREAM '$STREAM' (one, split or unix)" >&2; exit 1 ;;
 esac
 
 mkdir -p "$out" || exit 1
@@ -67,7 +68,7 @@ truncate -s 512M "$out/disk.img"
 # the TSC as clocksource, guest time counted in instructions
 append="console=ttyS0 quiet panic=-1 transparent_hugepage=never tsc=reliable clocksource=tsc pcp_batch_scale_max=$scale"
 [ "$opts" != - ] && append="$append pcptest.opts=$opts"
-[ "$STREAM" = split ] && append="$append pcptest.stream=split"
+[ "$STREAM" != one ] && append="$append pcptest.stream=$STREAM"
 t0=$SECONDS
 # the line tests/run-all.sh counts as a boot (run.sh passes it on)
 echo "boot: whatif-$(basename "$out") (instrumented $SERIES, scale $scale)" >&2

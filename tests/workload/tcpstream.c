@@ -8,6 +8,7 @@
  * so the same load runs on the host and inside every test VM.
  *
  * Usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS] [-m MIB] [-r CPU]
+ *                  [-u]
  * -m: each stream stops after MIB MiB, if the deadline has not come
  * first: the same requests whatever the kernel makes of them (the whatif
  * suite compares runs at different scales).
@@ -18,6 +19,7 @@
  * are: one scale's flushes moved 627 to 1198 from boot to boot
  * (docs/ACCURACY.md, "The 7.3 pair"). Apart, the receiving CPU's runs
  * of frees are cut only by its own few allocations.
+ * -u: a unix socket pair instead of loopback TCP (unix_pair() below).
  * Prints "tcpstream: N bytes in S s" so tests can compare against it.
  */
 #define _GNU_SOURCE
@@ -26,6 +28,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,51 +45,89 @@
 /* -r not given: receivers run where the scheduler puts them */
 #define ANY_CPU (-1L)
 
+/* a receiver's CPU, -r: 0, or 1 with the reason on stderr */
+static int pin(long cpu)
+{
+	cpu_set_t set;
+
+	if (cpu == ANY_CPU)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr,
+			"tcpstream: receiver on CPU %ld: %s: give -r a CPU that is online\n",
+			cpu, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 /* the receiving side: read and drop until the sender closes */
-static int receive(int lfd, size_t buflen, long cpu)
+static int drain(int fd, size_t buflen)
 {
 	char *buf = malloc(buflen);
-	cpu_set_t set;
-	int fd;
 
 	if (!buf)
 		return 1;
-	if (cpu != ANY_CPU) {
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			fprintf(stderr,
-				"tcpstream: receiver on CPU %ld: %s: give -r a CPU that is online\n",
-				cpu, strerror(errno));
-			return 1;
-		}
-	}
-	fd = accept(lfd, NULL, NULL);
-	if (fd < 0) {
-		perror("tcpstream: accept");
-		return 1;
-	}
 	while (read(fd, buf, buflen) > 0)
 		;
 	close(fd);
 	return 0;
 }
 
+/* the TCP receiver: its one connection, then drain() */
+static int receive(int lfd, size_t buflen, long cpu)
+{
+	int fd;
+
+	if (pin(cpu))
+		return 1;
+	fd = accept(lfd, NULL, NULL);
+	if (fd < 0) {
+		perror("tcpstream: accept");
+		return 1;
+	}
+	return drain(fd, buflen);
+}
+
 /*
- * one stream: fork a receiver on an ephemeral port, send until deadline
- * or until limit bytes (0: no limit)
+ * -u: a connected AF_UNIX stream pair, the receiver forked on one end.
+ * unix_stream_sendmsg() puts the data in page fragments of order 3 too
+ * (UNIX_SKB_FRAGS_SZ), and the receiver's read frees them: no ACK
+ * whose cleanup may free them on the sender's CPU instead
  */
-static int stream(double deadline, size_t buflen, unsigned long long limit,
-		  long rcpu, unsigned long long *sent)
+static int unix_pair(size_t buflen, long rcpu, int *fd, pid_t *pid)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		perror("tcpstream: socketpair");
+		return 1;
+	}
+	*pid = fork();
+	if (*pid < 0) {
+		perror("tcpstream: fork");
+		return 1;
+	}
+	if (*pid == 0) {
+		close(sv[0]);
+		_exit(pin(rcpu) ? 1 : drain(sv[1], buflen));
+	}
+	close(sv[1]);
+	*fd = sv[0];
+	return 0;
+}
+
+/* loopback TCP: a receiver forked on an ephemeral port, connected to */
+static int tcp_pair(size_t buflen, long rcpu, int *fd, pid_t *pid)
 {
 	struct sockaddr_in sa = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 	};
 	socklen_t salen = sizeof(sa);
-	char *buf;
-	int lfd, fd, status, ret = 0;
-	pid_t pid;
+	int lfd;
 
 	lfd = socket(AF_INET, SOCK_STREAM, 0);
 	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) ||
@@ -95,21 +136,40 @@ static int stream(double deadline, size_t buflen, unsigned long long limit,
 		perror("tcpstream: listen on 127.0.0.1");
 		return 1;
 	}
-	pid = fork();
-	if (pid < 0) {
+	*pid = fork();
+	if (*pid < 0) {
 		perror("tcpstream: fork");
 		return 1;
 	}
-	if (pid == 0)
+	if (*pid == 0)
 		_exit(receive(lfd, buflen, rcpu));
 	close(lfd);
-
-	buf = malloc(buflen);
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (!buf || fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+	*fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (*fd < 0 || connect(*fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		perror("tcpstream: connect");
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
+		kill(*pid, SIGKILL);
+		waitpid(*pid, NULL, 0);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * one stream: a receiver and its connection, then send until deadline
+ * or until limit bytes (0: no limit)
+ */
+static int stream(double deadline, size_t buflen, unsigned long long limit,
+		  long rcpu, bool unix_socket, unsigned long long *sent)
+{
+	char *buf = malloc(buflen);
+	int fd, status, ret = 0;
+	pid_t pid;
+
+	if (!buf)
+		return 1;
+	if (unix_socket ? unix_pair(buflen, rcpu, &fd, &pid) :
+			  tcp_pair(buflen, rcpu, &fd, &pid)) {
+		free(buf);
 		return 1;
 	}
 	memset(buf, 0x5a, buflen);
@@ -140,23 +200,28 @@ int main(int argc, char **argv)
 	unsigned long secs = DEFAULT_SECS, kib = DEFAULT_WRITE_KIB;
 	unsigned long streams = DEFAULT_STREAMS, mib = 0, rcpu = 0, i;
 	long recv_cpu = ANY_CPU;
+	bool unix_socket = false;
 	unsigned long long sent = 0;
 	double start, deadline;
 	pid_t pids[MAX_STREAMS];
 	int c, status, ret = 0;
 
-	while ((c = getopt(argc, argv, "s:b:j:m:r:h")) != -1) {
+	while ((c = getopt(argc, argv, "s:b:j:m:r:uh")) != -1) {
 		unsigned long *dst = c == 's' ? &secs :
 				     c == 'b' ? &kib :
 				     c == 'm' ? &mib :
 				     c == 'r' ? &rcpu :
 						&streams;
 
+		if (c == 'u') {
+			unix_socket = true;
+			continue;
+		}
 		if (c == 'h' || c == '?' || parse_ulong(optarg, dst) || !kib ||
 		    !streams || streams > MAX_STREAMS ||
 		    (c == 'r' && rcpu >= CPU_SETSIZE)) {
 			fprintf(stderr,
-				"usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS (1-%d)] [-m MIB] [-r CPU]\n",
+				"usage: tcpstream [-s SECONDS] [-b WRITE_KIB] [-j STREAMS (1-%d)] [-m MIB] [-r CPU] [-u]\n",
 				MAX_STREAMS);
 			return 2;
 		}
@@ -167,7 +232,8 @@ int main(int argc, char **argv)
 	start = now_s();
 	deadline = start + secs;
 	if (streams == 1) {
-		ret = stream(deadline, kib * 1024, mib << 20, recv_cpu, &sent);
+		ret = stream(deadline, kib * 1024, mib << 20, recv_cpu,
+			     unix_socket, &sent);
 		printf("tcpstream: %llu bytes in %.1f s\n", sent,
 		       now_s() - start);
 		return ret;
@@ -181,7 +247,7 @@ int main(int argc, char **argv)
 		}
 		if (pids[i] == 0) {
 			ret = stream(deadline, kib * 1024, mib << 20, recv_cpu,
-				     &sent);
+				     unix_socket, &sent);
 			printf("tcpstream: stream %lu: %llu bytes in %.1f s\n",
 			       i, sent, now_s() - start);
 			/* _exit skips stdio's flush: a pipe would lose the line */
