@@ -579,7 +579,7 @@ for set in "${k73_sets[@]}"; do
 			# the unix pair's calls: 7.x flushes in calls of at most
 			# batch, and how often a request passes batch by a few
 			# pages (an order-3 free past free_count's cap) moved its
-			# real calls 20 % at 0 where its pages moved 1.9 %
+			# real calls 24 % at 0 where its pages moved 1.9 %
 			if [ "$set" = k73unix ] && [ "$k" = bulk_free.calls ]; then
 				echo "whatif not held $set $a->$b $k: ${line#* } (docs/ACCURACY.md, \"The stream apart\")"
 				continue
