@@ -13,8 +13,8 @@
 # Environment: WHATIF_BIN (static build, default build/vm-x86), WHATIF_SMP
 # (2), WHATIF_TIMEOUT (seconds, 900), WHATIF_SERIES (the instrumented
 # kernel's series, build.sh --series: 6.12, the default, or 7.3),
-# WHATIF_STREAM (the stream's CPUs: one, the default, or senders and
-# receivers apart over TCP, split, or over a unix socket pair, unix;
+# WHATIF_STREAM (the stream: one, loopback TCP on one CPU, the default;
+# or unix, a unix socket pair with senders and receivers on CPUs apart:
 # guest.sh says why).
 # Exit: 0 when the guest got to its end marker, 1 otherwise.
 
@@ -34,8 +34,8 @@ case "$SERIES" in
 esac
 STREAM=${WHATIF_STREAM:-one}
 case "$STREAM" in
-one | split | unix) ;;
-*) echo "whatif: bad WHATIF_STREAM '$STREAM' (one, split or unix)" >&2; exit 1 ;;
+one | unix) ;;
+*) echo "whatif: bad WHATIF_STREAM '$STREAM' (one or unix)" >&2; exit 1 ;;
 esac
 
 mkdir -p "$out" || exit 1

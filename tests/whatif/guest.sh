@@ -51,17 +51,15 @@ if [ "${1:-}" = load ]; then
 	# 2026-12-02 among them); in turn 190-206 thousand (tests/whatif/
 	# run.sh 5 6, 3 runs each, 2026-12-02)
 	taskset -c 0 churn -m 64 -n 3 >/dev/null 2>&1
-	# pcptest.stream=split or unix (TCP or a unix socket pair; the 7.3
-	# unix boots): senders on CPU 0, receivers on the last CPU, which
-	# frees every fragment over unix (no ACK). On one CPU the order-3
+	# pcptest.stream=unix (the second 7.3 pair): over a unix socket
+	# pair, senders on CPU 0, receivers on the last CPU, which frees
+	# every fragment (no ACK to free it elsewhere). On one CPU the order-3
 	# frees come in runs cut by the senders' allocations wherever the
 	# scheduler switched, and 7.x's free_high (free_count >= batch +
 	# high_min / 2) hangs on how long those runs are: scale 5's flushes
 	# spread 627-1198 from boot to boot, and no trace of scale 0
 	# predicted them (docs/ACCURACY.md, "The 7.3 pair")
-	if grep -qw 'pcptest.stream=split' /proc/cmdline; then
-		taskset -c 0 tcpstream -s 30 -j 2 -m 256 -r $last >/dev/null 2>&1
-	elif grep -qw 'pcptest.stream=unix' /proc/cmdline; then
+	if grep -qw 'pcptest.stream=unix' /proc/cmdline; then
 		taskset -c 0 tcpstream -u -s 30 -j 2 -m 256 -r $last >/dev/null 2>&1
 	else
 		taskset -c $last tcpstream -s 30 -j 2 -m 256 >/dev/null 2>&1

@@ -93,7 +93,6 @@ K73_HELD=${WHATIF_K73_HELD-"5:0"}
 # (docs/ACCURACY.md, "The stream apart").
 # WHATIF_K73_UNIX=0 boots none; WHATIF_K73UNIX_HELD names its held pairs.
 K73_UNIX=${WHATIF_K73_UNIX:-1}
-[ "$K73_UNIX" = 1 ] || K73_UNIX=0
 K73UNIX_HELD=${WHATIF_K73UNIX_HELD-"5:0 0:5"}
 k73_sets=()
 [ ${#k73_scales[@]} -gt 0 ] && k73_sets=(k73)
