@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Loopback TCP stream: a forked receiver and a sender pushing large writes
- * through 127.0.0.1 for a few seconds. TCP copies user data into page
+ * Loopback TCP stream (or, with -u, a unix socket pair): a forked receiver
+ * and a sender pushing large writes through 127.0.0.1 for a few seconds. TCP copies user data into page
  * fragments of order 3 (skb_page_frag_refill, SKB_FRAG_PAGE_ORDER), and the
  * receiver frees them when it consumes the data: high-order frees onto the
  * PCP order-3 lists, the pattern that triggers free_high flushes. Static,
@@ -108,6 +108,8 @@ static int unix_pair(size_t buflen, long rcpu, int *fd, pid_t *pid)
 	*pid = fork();
 	if (*pid < 0) {
 		perror("tcpstream: fork");
+		close(sv[0]);
+		close(sv[1]);
 		return 1;
 	}
 	if (*pid == 0) {
