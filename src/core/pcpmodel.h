@@ -475,6 +475,14 @@ struct pcpmodel_result {
 	 * record's drains (pcpmodel_reclaim.c).
 	 */
 	uint64_t reclaims;
+	/*
+	 * the kernel's order-0 marks read at those reclaims' ends where a
+	 * read gave min, and their sum over the lowest min read (zoneinfo's
+	 * adds the boost): watermark_boost and the free highatomic pages,
+	 * zone state the scale moves and the trace does not carry
+	 * (docs/ACCURACY.md, "What moves the reclaims")
+	 */
+	uint64_t reclaim_marks, reclaim_mark_over_min;
 	uint64_t isolated_pages; /* ISOLATE events' pages */
 	uint64_t reclaim_decided[2][2];
 	/*

@@ -119,6 +119,10 @@ void pcpm_reclaim_mark(struct pcpmodel *m, unsigned int zone,
 	z->w.mark_free = st->free_pages > INT64_MAX ? INT64_MAX :
 						      (int64_t)st->free_pages;
 	m->mark_zone = (int)zone;
+	if (z->w.min_lowest && st->wmark_min >= z->w.min_lowest) {
+		m->res.reclaim_marks++;
+		m->res.reclaim_mark_over_min += st->wmark_min - z->w.min_lowest;
+	}
 	if (!z->w.have_free)
 		return;
 	/*

@@ -276,6 +276,8 @@ int pcpmodel_set_zone(struct pcpmodel *m, unsigned int zone,
 	if (st->fields & PCPM_ZFIELD_WMARK) {
 		z->st.free_pages = st->free_pages;
 		z->st.wmark_min = st->wmark_min;
+		if (!z->w.min_lowest || st->wmark_min < z->w.min_lowest)
+			z->w.min_lowest = st->wmark_min;
 		z->st.wmark_low = st->wmark_low;
 		z->st.wmark_high = st->wmark_high;
 	}

@@ -56,6 +56,11 @@ struct pcpm_wmark {
 	/* this replay's free pages then, and what the kernel's moved them by */
 	int64_t tracked;
 	int64_t anchored;
+	/*
+	 * the lowest min read, 0 before one: /proc/zoneinfo's min is
+	 * min_wmark_pages(), which adds watermark_boost
+	 */
+	uint64_t min_lowest;
 };
 
 struct pcpm_zone {

@@ -61,6 +61,8 @@ struct whatif_extra {
 	 */
 	uint64_t reclaims_traced, reclaim_decided[2][2];
 	uint64_t reclaim_kernel_decided[2][2]; /* the kernel's free pages */
+	/* the kernel's marks at them, and their sum over min (pages) */
+	uint64_t reclaim_marks, reclaim_mark_over_min;
 	bool reclaims_known; /* the trace has them: hooks PCPT_HOOK_RECLAIM */
 	uint64_t snapshots, snapshots_drifted;
 	uint64_t count_drift_max, high_drift_max;

@@ -56,6 +56,7 @@ const struct whatif_row whatif_rows[] = {
 	{ "reclaim.traced", "direct reclaims in the trace (1.7)", "", NULL, WP_EXTRA, WR_REPLAY },
 	{ "reclaim.explained_pct", "of order 0, drained as the mark says", "%", NULL, WP_EXTRA, WR_REPLAY },
 	{ "reclaim.kernel_explained_pct", "the same by the kernel's free pages", "%", NULL, WP_EXTRA, WR_REPLAY },
+	{ "reclaim.mark_over_min", "the kernel's mark over min at them, mean", "pages", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drift.snapshots_pct", "snapshots the replay drifted at", "%", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drift.count_mean", "its drift of pcp->count, mean", "pages", NULL, WP_EXTRA, WR_REPLAY },
 	{ "drift.count_max", "its drift of pcp->count, largest", "pages", NULL, WP_EXTRA, WR_REPLAY },
@@ -143,7 +144,12 @@ static bool extra(const struct whatif_col *c, const char *key, double *v)
 		return decided_pct(x->reclaim_decided, v);
 	else if (!strcmp(key, "reclaim.kernel_explained_pct"))
 		return decided_pct(x->reclaim_kernel_decided, v);
-	else
+	else if (!strcmp(key, "reclaim.mark_over_min")) {
+		if (!x->reclaim_marks)
+			return false;
+		*v = (double)x->reclaim_mark_over_min /
+		     (double)x->reclaim_marks;
+	} else
 		return false;
 	return true;
 }

@@ -92,6 +92,7 @@ void test_pcpmodel_zone_below_high_moved(void);
 /* test_pcpmodel_reclaim.c */
 void test_pcpmodel_reclaim_judged(void);
 void test_pcpmodel_reclaim_unmarked(void);
+void test_pcpmodel_reclaim_mark_over_min(void);
 void test_pcpmodel_reclaim_isolate(void);
 void test_pcpmodel_reclaim_window(void);
 void test_pcpmodel_reclaim_anchor(void);

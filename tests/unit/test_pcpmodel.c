@@ -522,6 +522,7 @@ const struct unit_test pcpmodel_tests[] = {
 	TEST(test_pcpmodel_zone_below_high_moved),
 	TEST(test_pcpmodel_reclaim_judged),
 	TEST(test_pcpmodel_reclaim_unmarked),
+	TEST(test_pcpmodel_reclaim_mark_over_min),
 	TEST(test_pcpmodel_reclaim_isolate),
 	TEST(test_pcpmodel_reclaim_window),
 	TEST(test_pcpmodel_reclaim_anchor),

@@ -63,14 +63,20 @@ static int marked_reclaim(struct pcpmodel *m, uint64_t kfree, uint64_t mark)
 	return err ? err : reclaim_end(m, 0, RECLAIMED);
 }
 
-/* one CPU and zone at scale, the zone read at FREE_READ */
-static struct pcpmodel *scale_model(int scale)
+/* one CPU and zone at scale, the zone not read yet */
+static struct pcpmodel *unread_model(int scale)
 {
-	struct pcpmodel *m;
 	struct pm_seed s;
 
 	pm_seed_default(&s, 4000, 4000, 8000);
-	m = pm_new_seeded_base(PCPM_RULES_6_12, scale, &s);
+	return pm_new_seeded_base(PCPM_RULES_6_12, scale, &s);
+}
+
+/* the same, the zone read at FREE_READ */
+static struct pcpmodel *scale_model(int scale)
+{
+	struct pcpmodel *m = unread_model(scale);
+
 	if (m && zone_state(m, FREE_READ, WM_MIN, PCPM_ZFIELD_WMARK)) {
 		pcpmodel_free(m);
 		m = NULL;
@@ -132,6 +138,33 @@ void test_pcpmodel_reclaim_unmarked(void)
 	CHECK_EQ_U64(r->reclaim_kernel_decided[0][1] +
 			     r->reclaim_kernel_decided[1][1],
 		     0);
+	pcpmodel_free(m);
+}
+
+/*
+ * The marks over min: against the lowest min read, since zoneinfo's min
+ * is min_wmark_pages(), boost included; a mark before any read is not
+ * counted (no min to take it from)
+ */
+#define BOOST 500
+
+void test_pcpmodel_reclaim_mark_over_min(void)
+{
+	struct pcpmodel *m = unread_model(0);
+	const struct pcpmodel_result *r;
+
+	REQUIRE(m);
+	CHECK_EQ_INT(marked_reclaim(m, MARK_UNDER - 10, MARK_UNDER), 0);
+	CHECK_EQ_INT(zone_state(m, FREE_READ, WM_MIN, PCPM_ZFIELD_WMARK), 0);
+	CHECK_EQ_INT(marked_reclaim(m, MARK_UNDER - 10, MARK_UNDER), 0);
+	CHECK_EQ_INT(
+		zone_state(m, FREE_READ, WM_MIN + BOOST, PCPM_ZFIELD_WMARK), 0);
+	CHECK_EQ_INT(marked_reclaim(m, MARK_OVER - 10, MARK_OVER), 0);
+	r = pcpmodel_result(m);
+	CHECK_EQ_U64(r->reclaims, 3);
+	CHECK_EQ_U64(r->reclaim_marks, 2);
+	CHECK_EQ_U64(r->reclaim_mark_over_min,
+		     (MARK_UNDER - WM_MIN) + (MARK_OVER - WM_MIN));
 	pcpmodel_free(m);
 }
 
