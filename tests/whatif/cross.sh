@@ -163,6 +163,11 @@ for s in $(printf '%s\n' "$@" | tr ':' '\n' | sort -u); do
 		[[ "$v" =~ ^[0-9.]+$ ]] && awk -v v="$v" -v b="${k#*:}" 'BEGIN { exit !(v >= b) }' &&
 			say ok "$line" || say FAIL "$line"
 	done
+	# printed: what the scale moves and the trace does not carry, the
+	# boost and the free highatomic pages in the kernel's mark
+	v=$(pred "$f" "$s" reclaim.mark_over_min)
+	[[ "$v" =~ ^[0-9.]+$ ]] &&
+		echo "whatif-cross s$s reclaim marks: the kernel's order-0 mark $(printf %.0f "$v") pages over min, mean of $traced reclaims (docs/ACCURACY.md, \"What moves the reclaims\")"
 	line="s$s self:"
 	for k in $FIGS; do
 		p=$(pred "$f" "$s" "$k") m=$(real "$f" "$k")

@@ -47,8 +47,11 @@ MIN_BELOW_HIGH_PCT=50
 # kind whatif-reclaim-0to5); 5 -> 0 calls, pages and lock hold are held
 # to 10 % (-3.3 to -7.4 % in eight runs of 2026-12-05 since the replay
 # starts over from each reclaim's mark). 0 -> 5, calls and pages: the
-# scale-0 trace's order of allocations and frees is the scale-0 run's,
-# where kswapd cut in after longer runs of allocations than at scale 5;
+# scale-5 runs made more direct reclaims (29 to 51 % in four pairs), at
+# a higher mark (their unmovable refills fell back into movable
+# pageblocks and boosted the watermark: docs/ACCURACY.md, "What moves
+# the reclaims"), and the
+# scale-0 trace holds only its own reclaims and their free runs;
 # bulk frees -17.2 to -25.0 % in the runs of 2026-12-05, so 30 %;
 # refills -13.0 to -19.9 %, 25 %; pages -10.4 to -13.9 %, and the lock
 # hold total with them (-10.5 to -13.7 %), 20 %.
