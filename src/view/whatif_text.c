@@ -122,6 +122,8 @@ void whatif_text(FILE *f, const struct whatif *w)
 		"its lists' own flushes and refills in the reclaim move its retry across the\n"
 		"kernel's mark. kswapd's own reclaim and the traced reclaims stay where the trace\n"
 		"has them.\n");
+	if (whatif_marks_line(line, sizeof(line), w))
+		fputs(line, f);
 	picks(f, w);
 }
 

@@ -225,6 +225,11 @@ void whatif_fit_line(char *buf, size_t len, const struct whatif *w,
 void whatif_window_line(char *buf, size_t len, const struct whatif *w);
 /* where the replay is weakest: the share below the high watermark */
 void whatif_below_line(char *buf, size_t len, const struct whatif *w);
+/*
+ * the trace's direct reclaims and the kernel's mark at them, over min;
+ * false (buf untouched) where the trace has no mark
+ */
+bool whatif_marks_line(char *buf, size_t len, const struct whatif *w);
 
 /*
  * whatif_pick.c, which scale: per cost, the replayed scale where it is

@@ -322,3 +322,21 @@ void whatif_below_line(char *buf, size_t len, const struct whatif *w)
 		"%.1f %% of the pcp allocations and frees ran with the zone below its high watermark or reclaiming: the replay takes that state from the trace and moves it only where a scale's lists move the zone across a watermark, so there it is weakest",
 		pct(x->events_below_high, x->pcp_events));
 }
+
+bool whatif_marks_line(char *buf, size_t len, const struct whatif *w)
+{
+	const struct whatif_extra *x = w->nr_cols ? &w->cols[0].x : NULL;
+
+	if (!x || !x->reclaim_marks)
+		return false;
+	snprintf(
+		buf, len,
+		"The trace's %llu direct reclaims ran with the kernel's order-0 mark %.0f pages\n"
+		"over min on average (watermark_boost and free highatomic pages). At another\n"
+		"scale that mark, and so how often allocations reclaim, moves with the buddy's\n"
+		"fallbacks between migratetypes, which the trace does not carry\n"
+		"(docs/ACCURACY.md, \"What moves the reclaims\").\n",
+		(unsigned long long)x->reclaims_traced,
+		(double)x->reclaim_mark_over_min / (double)x->reclaim_marks);
+	return true;
+}

@@ -164,10 +164,17 @@ for s in $(printf '%s\n' "$@" | tr ':' '\n' | sort -u); do
 			say ok "$line" || say FAIL "$line"
 	done
 	# printed: what the scale moves and the trace does not carry, the
-	# boost and the free highatomic pages in the kernel's mark
+	# boost and the free highatomic pages in the kernel's mark; held:
+	# whatif's text says what its JSON does
 	v=$(pred "$f" "$s" reclaim.mark_over_min)
-	[[ "$v" =~ ^[0-9.]+$ ]] &&
-		echo "whatif-cross s$s reclaim marks: the kernel's order-0 mark $(printf %.0f "$v") pages over min, mean of $traced reclaims (docs/ACCURACY.md, \"What moves the reclaims\")"
+	if [[ "$v" =~ ^[0-9.]+$ ]]; then
+		v=$(printf %.0f "$v")
+		echo "whatif-cross s$s reclaim marks: the kernel's order-0 mark $v pages over min, mean of $traced reclaims (docs/ACCURACY.md, \"What moves the reclaims\")"
+		want="The trace's $traced direct reclaims ran with the kernel's order-0 mark $v pages"
+		text=$("$PCPTOP" whatif "$dir/s$s/t.data" --scale "$s" 2>/dev/null)
+		grep -qF "$want" <<<"$text" && say ok "s$s whatif text: \"$want\"" ||
+			say FAIL "s$s whatif text: no \"$want\""
+	fi
 	line="s$s self:"
 	for k in $FIGS; do
 		p=$(pred "$f" "$s" "$k") m=$(real "$f" "$k")
