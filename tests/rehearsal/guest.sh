@@ -312,6 +312,11 @@ if [ -n "$trace_opt" ] && [ "$(arg pcptest.hits)" = 1 ]; then
 	. /bin/vmtest-lib.sh
 	hist_on mm_page_alloc cpu "$HIST_NOFAIL"
 	hist_on mm_page_free cpu
+	# the buddy's fallbacks to another migratetype, and those that
+	# claimed the block: what raises watermark_boost, which the trace
+	# does not carry (docs/ACCURACY.md, "What moves the reclaims")
+	hist_on mm_page_alloc_extfrag alloc_migratetype
+	hist_on mm_page_alloc_extfrag fallback_migratetype "change_ownership == 1"
 	tinner="sh $0 tinner"
 fi
 echo 3 >/proc/sys/vm/drop_caches
@@ -359,6 +364,8 @@ echo "REHEARSAL:record_rc:$rc"
 if [ -n "$trace_opt" ] && [ "$(arg pcptest.hits)" = 1 ]; then
 	echo "REHEARSAL:hits:$(cat /tmp/inner.hits 2>/dev/null || echo - -)" \
 		"$(hist_hits mm_page_alloc cpu "$HIST_NOFAIL") $(hist_hits mm_page_free cpu)"
+	echo "REHEARSAL:extfrag:$(hist_hits mm_page_alloc_extfrag alloc_migratetype)" \
+		"$(hist_hits mm_page_alloc_extfrag fallback_migratetype "change_ownership == 1")"
 fi
 if [ -n "$inner" ]; then
 	cat /tmp/w1.snap /tmp/w2.snap 2>/dev/null

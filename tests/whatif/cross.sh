@@ -175,6 +175,10 @@ for s in $(printf '%s\n' "$@" | tr ':' '\n' | sort -u); do
 		grep -qF "$want" <<<"$text" && say ok "s$s whatif text: \"$want\"" ||
 			say FAIL "s$s whatif text: no \"$want\""
 	fi
+	# printed: the guest's count of the fallbacks (kmem:mm_page_alloc_extfrag)
+	if read -r xf xc <"$dir/s$s/extfrag" 2>/dev/null && [[ "$xf" =~ ^[0-9]+$ ]]; then
+		echo "whatif-cross s$s fallbacks: $xf to another migratetype's free lists, ${xc:-?} of them claiming the block (the kernel's kmem:mm_page_alloc_extfrag; docs/ACCURACY.md, \"What moves the reclaims\")"
+	fi
 	line="s$s self:"
 	for k in $FIGS; do
 		p=$(pred "$f" "$s" "$k") m=$(real "$f" "$k")
