@@ -472,17 +472,9 @@ struct pcpmodel_result {
 	 * of the order-0 ones that reclaimed something, [at or under the
 	 * mark at their end in this replay][the record drained after them]:
 	 * at the recorded scale, how far the zone's free pages explain the
-	 * record's drains (pcpmodel_reclaim.c).
+	 * record's drains (pcpmodel_reclaim.c); their marks after a min read.
 	 */
-	uint64_t reclaims;
-	/*
-	 * the kernel's order-0 marks read at those reclaims' ends where a
-	 * read gave min, and their sum over the lowest min read (zoneinfo's
-	 * adds the boost): watermark_boost and the free highatomic pages,
-	 * zone state the scale moves and the trace does not carry
-	 * (docs/ACCURACY.md, "What moves the reclaims")
-	 */
-	uint64_t reclaim_marks, reclaim_mark_over_min;
+	uint64_t reclaims, reclaim_marks_counted, reclaim_mark_over_min_sum;
 	uint64_t isolated_pages; /* ISOLATE events' pages */
 	uint64_t reclaim_decided[2][2];
 	/*

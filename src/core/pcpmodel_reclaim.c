@@ -119,9 +119,18 @@ void pcpm_reclaim_mark(struct pcpmodel *m, unsigned int zone,
 	z->w.mark_free = st->free_pages > INT64_MAX ? INT64_MAX :
 						      (int64_t)st->free_pages;
 	m->mark_zone = (int)zone;
-	if (z->w.min_lowest && st->wmark_min >= z->w.min_lowest) {
-		m->res.reclaim_marks++;
-		m->res.reclaim_mark_over_min += st->wmark_min - z->w.min_lowest;
+	/*
+	 * What the mark holds over min is watermark_boost and the free
+	 * highatomic pages, which the scale moves and the trace does not
+	 * carry (docs/ACCURACY.md, "What moves the reclaims"). zoneinfo's
+	 * min adds the boost of its moment, so the lowest read stands for
+	 * min; a mark under it (a min lowered since) counts as none over.
+	 */
+	if (z->w.min_lowest) {
+		m->res.reclaim_marks_counted++;
+		if (st->wmark_min > z->w.min_lowest)
+			m->res.reclaim_mark_over_min_sum +=
+				st->wmark_min - z->w.min_lowest;
 	}
 	if (!z->w.have_free)
 		return;

@@ -147,8 +147,8 @@ void whatif_figures(const struct pcpmodel_rules *rules,
 	c->x.drains_added = r->drains_added;
 	c->x.drains_spared = r->drains_spared;
 	c->x.reclaims_traced = r->reclaims;
-	c->x.reclaim_marks = r->reclaim_marks;
-	c->x.reclaim_mark_over_min = r->reclaim_mark_over_min;
+	c->x.reclaim_marks_counted = r->reclaim_marks_counted;
+	c->x.reclaim_mark_over_min_sum = r->reclaim_mark_over_min_sum;
 	memcpy(c->x.reclaim_decided, r->reclaim_decided,
 	       sizeof(c->x.reclaim_decided));
 	memcpy(c->x.reclaim_kernel_decided, r->reclaim_kernel_decided,

@@ -62,7 +62,7 @@ struct whatif_extra {
 	uint64_t reclaims_traced, reclaim_decided[2][2];
 	uint64_t reclaim_kernel_decided[2][2]; /* the kernel's free pages */
 	/* the kernel's marks at them, and their sum over min (pages) */
-	uint64_t reclaim_marks, reclaim_mark_over_min;
+	uint64_t reclaim_marks_counted, reclaim_mark_over_min_sum;
 	bool reclaims_known; /* the trace has them: hooks PCPT_HOOK_RECLAIM */
 	uint64_t snapshots, snapshots_drifted;
 	uint64_t count_drift_max, high_drift_max;
@@ -226,8 +226,8 @@ void whatif_window_line(char *buf, size_t len, const struct whatif *w);
 /* where the replay is weakest: the share below the high watermark */
 void whatif_below_line(char *buf, size_t len, const struct whatif *w);
 /*
- * the trace's direct reclaims and the kernel's mark at them, over min;
- * false (buf untouched) where the trace has no mark
+ * the paragraph on the kernel's mark at the trace's direct reclaims, over
+ * min, lines ending in newlines; false (buf untouched) where none was read
  */
 bool whatif_marks_line(char *buf, size_t len, const struct whatif *w);
 

@@ -94,6 +94,16 @@ static bool decided_pct(const uint64_t (*d)[2], double *v)
 	return true;
 }
 
+/* the kernel's marks at the trace's reclaims over min, mean; none read: none */
+static bool mark_over_min(const struct whatif_extra *x, double *v)
+{
+	if (!x->reclaim_marks_counted)
+		return false;
+	*v = (double)x->reclaim_mark_over_min_sum /
+	     (double)x->reclaim_marks_counted;
+	return true;
+}
+
 static bool extra(const struct whatif_col *c, const char *key, double *v)
 {
 	const struct whatif_extra *x = &c->x;
@@ -144,12 +154,9 @@ static bool extra(const struct whatif_col *c, const char *key, double *v)
 		return decided_pct(x->reclaim_decided, v);
 	else if (!strcmp(key, "reclaim.kernel_explained_pct"))
 		return decided_pct(x->reclaim_kernel_decided, v);
-	else if (!strcmp(key, "reclaim.mark_over_min")) {
-		if (!x->reclaim_marks)
-			return false;
-		*v = (double)x->reclaim_mark_over_min /
-		     (double)x->reclaim_marks;
-	} else
+	else if (!strcmp(key, "reclaim.mark_over_min"))
+		return mark_over_min(x, v);
+	else
 		return false;
 	return true;
 }
@@ -326,17 +333,18 @@ void whatif_below_line(char *buf, size_t len, const struct whatif *w)
 bool whatif_marks_line(char *buf, size_t len, const struct whatif *w)
 {
 	const struct whatif_extra *x = w->nr_cols ? &w->cols[0].x : NULL;
+	double over;
 
-	if (!x || !x->reclaim_marks)
+	if (!x || !mark_over_min(x, &over))
 		return false;
 	snprintf(
 		buf, len,
-		"The trace's %llu direct reclaims ran with the kernel's order-0 mark %.0f pages\n"
-		"over min on average (watermark_boost and free highatomic pages). At another\n"
-		"scale that mark, and so how often allocations reclaim, moves with the buddy's\n"
-		"fallbacks between migratetypes, which the trace does not carry\n"
-		"(docs/ACCURACY.md, \"What moves the reclaims\").\n",
-		(unsigned long long)x->reclaims_traced,
-		(double)x->reclaim_mark_over_min / (double)x->reclaim_marks);
+		"At %llu of the trace's %llu direct reclaims the kernel's order-0 mark stood\n"
+		"%.0f pages over the lowest min read, on average: watermark_boost and the free\n"
+		"highatomic pages, which an allocation must clear besides min. At another scale\n"
+		"the boost moves with the buddy's fallbacks between migratetypes, which the\n"
+		"trace does not carry (docs/ACCURACY.md, \"What moves the reclaims\").\n",
+		(unsigned long long)x->reclaim_marks_counted,
+		(unsigned long long)x->reclaims_traced, over);
 	return true;
 }

@@ -22,6 +22,8 @@
 /* a mark under the replay's free pages, and one over them */
 #define MARK_UNDER 4000
 #define MARK_OVER 6000
+/* a watermark_boost: a read's min (min_wmark_pages()) holds it */
+#define BOOST 500
 /* SWAP_CLUSTER_MAX: what a reclaim that made progress reports */
 #define RECLAIMED 32
 
@@ -142,12 +144,11 @@ void test_pcpmodel_reclaim_unmarked(void)
 }
 
 /*
- * The marks over min: against the lowest min read, since zoneinfo's min
- * is min_wmark_pages(), boost included; a mark before any read is not
- * counted (no min to take it from)
+ * The marks over min: against the lowest min read so far, since
+ * zoneinfo's min is min_wmark_pages(), its boost included. A mark before
+ * any read is not counted (no min to take it from); one under the lowest
+ * min counts, as none over.
  */
-#define BOOST 500
-
 void test_pcpmodel_reclaim_mark_over_min(void)
 {
 	struct pcpmodel *m = unread_model(0);
@@ -155,16 +156,19 @@ void test_pcpmodel_reclaim_mark_over_min(void)
 
 	REQUIRE(m);
 	CHECK_EQ_INT(marked_reclaim(m, MARK_UNDER - 10, MARK_UNDER), 0);
-	CHECK_EQ_INT(zone_state(m, FREE_READ, WM_MIN, PCPM_ZFIELD_WMARK), 0);
+	CHECK_EQ_INT(
+		zone_state(m, FREE_READ, WM_MIN + BOOST, PCPM_ZFIELD_WMARK), 0);
 	CHECK_EQ_INT(marked_reclaim(m, MARK_UNDER - 10, MARK_UNDER), 0);
+	CHECK_EQ_INT(zone_state(m, FREE_READ, WM_MIN, PCPM_ZFIELD_WMARK), 0);
 	CHECK_EQ_INT(
 		zone_state(m, FREE_READ, WM_MIN + BOOST, PCPM_ZFIELD_WMARK), 0);
 	CHECK_EQ_INT(marked_reclaim(m, MARK_OVER - 10, MARK_OVER), 0);
+	CHECK_EQ_INT(marked_reclaim(m, WM_MIN - 20, WM_MIN - 10), 0);
 	r = pcpmodel_result(m);
-	CHECK_EQ_U64(r->reclaims, 3);
-	CHECK_EQ_U64(r->reclaim_marks, 2);
-	CHECK_EQ_U64(r->reclaim_mark_over_min,
-		     (MARK_UNDER - WM_MIN) + (MARK_OVER - WM_MIN));
+	CHECK_EQ_U64(r->reclaims, 4);
+	CHECK_EQ_U64(r->reclaim_marks_counted, 3);
+	CHECK_EQ_U64(r->reclaim_mark_over_min_sum,
+		     (MARK_UNDER - WM_MIN - BOOST) + (MARK_OVER - WM_MIN));
 	pcpmodel_free(m);
 }
 
