@@ -88,6 +88,14 @@ whave() {
 trig() {
 	echo "$2" >>"$T/events/$1/trigger" 2>/dev/null
 }
+# vmscan_ev CMD ARGS...: vmtest-lib.sh's hist_on or hist_hits on a vmscan
+# event (its HIST_EV is kmem's)
+vmscan_ev() {
+	ve_kmem=$HIST_EV
+	HIST_EV=$T/events/vmscan
+	"$@"
+	HIST_EV=$ve_kmem
+}
 
 # Each trigger counts what one of pcptop's wall-time figures counts, in
 # the kernel and without BPF, so that the host can hold the figure to it
@@ -313,10 +321,15 @@ if [ -n "$trace_opt" ] && [ "$(arg pcptest.hits)" = 1 ]; then
 	hist_on mm_page_alloc cpu "$HIST_NOFAIL"
 	hist_on mm_page_free cpu
 	# the buddy's fallbacks to another migratetype, and those that
-	# claimed the block: what raises watermark_boost, which the trace
-	# does not carry (docs/ACCURACY.md, "What moves the reclaims")
+	# claimed the block: watermark_boost rises with each try to claim
+	# one (the tries that fail are not traced), and the trace carries
+	# neither (docs/ACCURACY.md, "What moves the reclaims")
 	hist_on mm_page_alloc_extfrag alloc_migratetype
 	hist_on mm_page_alloc_extfrag fallback_migratetype "change_ownership == 1"
+	# and kswapd: the wakeups asked (a boost asks one, rmqueue()) and
+	# the balancing passes it began
+	vmscan_ev hist_on mm_vmscan_wakeup_kswapd nid
+	vmscan_ev hist_on mm_vmscan_kswapd_wake nid
 	tinner="sh $0 tinner"
 fi
 echo 3 >/proc/sys/vm/drop_caches
@@ -364,8 +377,12 @@ echo "REHEARSAL:record_rc:$rc"
 if [ -n "$trace_opt" ] && [ "$(arg pcptest.hits)" = 1 ]; then
 	echo "REHEARSAL:hits:$(cat /tmp/inner.hits 2>/dev/null || echo - -)" \
 		"$(hist_hits mm_page_alloc cpu "$HIST_NOFAIL") $(hist_hits mm_page_free cpu)"
-	echo "REHEARSAL:extfrag:$(hist_hits mm_page_alloc_extfrag alloc_migratetype)" \
-		"$(hist_hits mm_page_alloc_extfrag fallback_migratetype "change_ownership == 1")"
+	xf=$(hist_hits mm_page_alloc_extfrag alloc_migratetype)
+	xc=$(hist_hits mm_page_alloc_extfrag fallback_migratetype "change_ownership == 1")
+	echo "REHEARSAL:extfrag:${xf:--} ${xc:--}"
+	xf=$(vmscan_ev hist_hits mm_vmscan_wakeup_kswapd nid)
+	xc=$(vmscan_ev hist_hits mm_vmscan_kswapd_wake nid)
+	echo "REHEARSAL:kswapd:${xf:--} ${xc:--}"
 fi
 if [ -n "$inner" ]; then
 	cat /tmp/w1.snap /tmp/w2.snap 2>/dev/null

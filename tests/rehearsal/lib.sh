@@ -239,8 +239,9 @@ rh_run() {
 # one boot each and one at a time (two guests on two host cores stretch
 # each other), each recording also as $OUT/suite/sN/t.data, where
 # tests/whatif/run.sh and cross.sh read it, beside its report.json and
-# the kernel's page counts (inner.hits, outer.hits) and its fallbacks
-# (extfrag: all, and those that claimed a block); sets bzimage and
+# the kernel's page counts (inner.hits, outer.hits), its fallbacks
+# (extfrag: all, and those that claimed a block) and kswapd's wakeups
+# (kswapd: asked, and balancing passes begun); sets bzimage and
 # RH_BONNIE;
 # 1 after saying why not
 rh_trace_boots() {
@@ -252,7 +253,7 @@ rh_trace_boots() {
 		rh_run "s$s" "$bzimage" "$OUT/initrd.cpio.gz" \
 			"$RH_APPEND $append pcptest.hits=1 pcp_batch_scale_max=$s" 0 on "$mem"
 		mkdir -p "$OUT/suite/s$s"
-		rm -f "$OUT/suite/s$s"/{t.data,report.json,inner.hits,outer.hits,extfrag}
+		rm -f "$OUT/suite/s$s"/{t.data,report.json,inner.hits,outer.hits,extfrag,kswapd}
 		cp "$OUT/s$s.data" "$OUT/suite/s$s/t.data" 2>/dev/null
 		# the recording's report and the kernel's counts of its pages,
 		# where tests/whatif/hits.sh reads them
@@ -261,6 +262,7 @@ rh_trace_boots() {
 			awk '{ print $1, $2 >"'"$OUT/suite/s$s/inner.hits"'"
 			       print $3, $4 >"'"$OUT/suite/s$s/outer.hits"'" }'
 		rh_tagged "$OUT/runs/s$s/console.log" extfrag >"$OUT/suite/s$s/extfrag"
+		rh_tagged "$OUT/runs/s$s/console.log" kswapd >"$OUT/suite/s$s/kswapd"
 		log "s$s: $(rh_tagged "$OUT/runs/s$s/console.log" size)"
 	done
 }

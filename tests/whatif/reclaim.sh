@@ -48,13 +48,12 @@ MIN_BELOW_HIGH_PCT=50
 # to 10 % (-3.3 to -7.4 % in eight runs of 2026-12-05 since the replay
 # starts over from each reclaim's mark). 0 -> 5, calls and pages: the
 # scale-5 runs made more direct reclaims (29 to 51 % in four pairs), at
-# a higher mark (their unmovable refills fell back into movable
-# pageblocks and boosted the watermark: docs/ACCURACY.md, "What moves
-# the reclaims"), and the
-# scale-0 trace holds only its own reclaims and their free runs;
-# bulk frees -17.2 to -25.0 % in the runs of 2026-12-05, so 30 %;
-# refills -13.0 to -19.9 %, 25 %; pages -10.4 to -13.9 %, and the lock
-# hold total with them (-10.5 to -13.7 %), 20 %.
+# a higher mark, with 15 to 157 times the buddy's fallbacks, whose
+# boosts wake kswapd 20 to 39 % more often: shorter runs of allocations
+# (docs/ACCURACY.md, "What moves the reclaims"), an order of events the
+# scale-0 trace does not hold; bulk frees -17.2 to -25.0 % in the runs
+# of 2026-12-05, so 30 %; refills -13.0 to -19.9 %, 25 %; pages -10.4
+# to -13.9 %, and the lock hold total with them (-10.5 to -13.7 %), 20 %.
 export CROSS_KNOWN="0:5:bulk_free.calls:30 0:5:refill.calls:25 0:5:bulk_free.pages 0:5:refill.pages 0:5:lock_hold_ns.total"
 # Drains are printed, not held: the replay keeps the trace's direct
 # reclaims, and the other scale's run made 7 to 66 % more or fewer
