@@ -7,7 +7,9 @@
 # (tests/vm/free-high.sh) over made-up rows: seen, not seen where it can
 # be, out of reach on every row. Fed matrices whose patterns
 # no mirror has, so nothing boots and nothing is downloaded: a few
-# seconds. Prints "N passed, N failed, N skipped".
+# seconds. And the matrix's self-replay bound (tests/vm/checks.sh) on
+# lines of whatif --check, made up from a real row's. Prints "N passed,
+# N failed, N skipped".
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 . tests/lib.sh
@@ -76,4 +78,36 @@ fh amd64-7.3:PASS:0:7.3.4:3920
 t_eq "a 7.3 pageset within reach (63 + 1960 <= 2023) and no free_high: fails" "$?" 1
 fh amd64-6.1:SKIP:0:6.1.192:6928 amd64-7.2:PASS:0:7.2.13:6928
 t_eq "a 6.1 row that did not boot does not count" "$?" 3
+
+# The matrix's self replay (checks.sh self_replay_known) on a decay in
+# flight at the recording's last flip: the amd64-7.2 row of the clean
+# clone of 2026-12-06 01:00, then the same lines doctored past its bound
+. tests/vm/checks.sh
+# sr CALLS PAGES DECAY_LINE: whatif --check's lines of that row, with the
+# replay's bulk-free calls and pages and the decay.max line given
+sr() {
+	cat <<EOF2 | self_replay_known 1 >"$TMP/sr.out"
+ok   trace.lost_events      0 (must be 0)
+FAIL bulk_free.calls        replay $1, recorded 37: +x % (bound 1 %)
+FAIL bulk_free.pages        replay $2, recorded 2331: +x % (bound 1 %)
+ok   bulk_free.hist         0.000 % of calls more than one log2 bucket from the recording's (bound 1 %)
+ok   refill.pages           replay 10395, recorded 10395: +0.000 % (bound 1 %)
+ok   bulk_free.max          replay 63, recorded 63 (exact)
+$3
+ok   drain.max              replay 0, recorded 0 (exact)
+FAIL lock_hold_ns.total     replay 3769679, recorded 3243677: +16.216 % (bound 10 %)
+EOF2
+}
+DMAX='FAIL decay.max              replay 672, recorded 0 (exact)'
+sr 43 2688 "$DMAX"
+t_eq "self replay: 6 bulk frees of a decay in flight at the last flip, known" "$?" 0
+t_check "  saying so" -- grep -q 'a decay in flight at the last flip: 6 bulk frees of its 11 chunks, 357 of its 672 pages' "$TMP/sr.out"
+sr 49 2688 "$DMAX"
+t_eq "self replay: 12 extra bulk frees, more than the decay's 11 chunks, fails" "$?" 1
+sr 43 3100 "$DMAX"
+t_eq "self replay: 769 extra pages, more than the decay's 672, fails" "$?" 1
+sr 43 2688 'FAIL decay.max              replay 672, recorded 672 (exact)'
+t_eq "self replay: extras where the recording counted the decay, fails" "$?" 1
+sr 43 2688 'ok   decay.max              replay 0, recorded 0 (exact)'
+t_eq "self replay: extras with no decay replayed, fails" "$?" 1
 t_summary
