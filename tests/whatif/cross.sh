@@ -87,6 +87,12 @@ within() { awk -v e="$1" -v b="$2" 'BEGIN { if (e < 0) e = -e; exit !(e <= b) }'
 # known_pct A:B:FIG DEFAULT: the envelope CROSS_KNOWN gives it
 . "$here/known.sh"
 
+# guest_pair FILE: g1 and g2, the two counts the guest wrote to FILE
+# (tests/rehearsal/lib.sh); fails without a first one
+guest_pair() {
+	[ -s "$1" ] && read -r g1 g2 <"$1" && [[ "$g1" =~ ^[0-9]+$ ]]
+}
+
 # not_held A:B:FIG: whether CROSS_NOT_HELD names it
 not_held() {
 	local t
@@ -179,15 +185,11 @@ for s in $(printf '%s\n' "$@" | tr ':' '\n' | sort -u); do
 	elif [[ "$rt" =~ ^[1-9] ]]; then
 		say FAIL "s$s reclaim.mark_over_min: $v with $rt direct reclaims traced"
 	fi
-	# printed: the guest's count of the fallbacks (kmem:mm_page_alloc_extfrag)
-	if [ -s "$dir/s$s/extfrag" ] && read -r xf xc <"$dir/s$s/extfrag" &&
-	   [[ "$xf" =~ ^[0-9]+$ ]]; then
-		echo "whatif-cross s$s fallbacks: $xf to another migratetype's free lists, ${xc:-?} of them claiming the block (the kernel's kmem:mm_page_alloc_extfrag; docs/ACCURACY.md, \"What moves the reclaims\")"
-	fi
-	if [ -s "$dir/s$s/kswapd" ] && read -r xf xc <"$dir/s$s/kswapd" &&
-	   [[ "$xf" =~ ^[0-9]+$ ]]; then
-		echo "whatif-cross s$s kswapd: $xf wakeups asked, ${xc:-?} balancing passes begun (vmscan:mm_vmscan_wakeup_kswapd, mm_vmscan_kswapd_wake)"
-	fi
+	# printed: the guest's counts of the fallbacks and of kswapd's wakeups
+	guest_pair "$dir/s$s/extfrag" &&
+		echo "whatif-cross s$s fallbacks: $g1 to another migratetype's free lists, ${g2:-?} of them claiming the block (the kernel's kmem:mm_page_alloc_extfrag; docs/ACCURACY.md, \"What moves the reclaims\")"
+	guest_pair "$dir/s$s/kswapd" &&
+		echo "whatif-cross s$s kswapd: $g1 wakeups asked, ${g2:-?} balancing passes begun (vmscan:mm_vmscan_wakeup_kswapd, mm_vmscan_kswapd_wake)"
 	line="s$s self:"
 	for k in $FIGS; do
 		p=$(pred "$f" "$s" "$k") m=$(real "$f" "$k")
