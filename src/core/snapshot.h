@@ -7,6 +7,7 @@
 #ifndef PCPTOP_SNAPSHOT_H
 #define PCPTOP_SNAPSHOT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "pcptop.h"
 #include "procfs.h"
@@ -31,6 +32,11 @@ struct snapshot {
 	 * flipped: where the counted window ends, not when reading ended
 	 */
 	uint64_t switch_ns;
+	/*
+	 * a decay or drain was in flight at the flip: its rest books in the
+	 * copy the probes write now (snapshot_calls_in_flight())
+	 */
+	bool calls_in_flight;
 };
 
 int snapshot_alloc(struct snapshot *s, int nr_cpus);

@@ -5,6 +5,7 @@
  * kernel's increments.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -46,6 +47,19 @@ static int read_and_zero(int fd, __u32 base, int nr_keys, void *dst,
 	return 0;
 }
 
+static bool map_empty(const struct bpf_map *map)
+{
+	__u64 key;
+
+	return bpf_map_get_next_key(bpf_map__fd(map), NULL, &key) != 0;
+}
+
+int snapshot_calls_in_flight(struct attach *a)
+{
+	return !map_empty(a->skel->maps.decays) ||
+	       !map_empty(a->skel->maps.drains);
+}
+
 int snapshot_take(struct attach *a, struct snapshot *s)
 {
 	struct timespec grace = { 0, EPOCH_GRACE_NS };
@@ -68,6 +82,7 @@ int snapshot_take(struct attach *a, struct snapshot *s)
 	old = a->skel->bss->epoch & 1;
 	__atomic_store_n(&a->skel->bss->epoch, old ^ 1, __ATOMIC_SEQ_CST);
 	s->switch_ns = clock_mono_ns();
+	s->calls_in_flight = snapshot_calls_in_flight(a);
 	nanosleep(&grace, NULL);
 
 	err = read_and_zero(bpf_map__fd(a->skel->maps.hists),
