@@ -37,6 +37,13 @@ enum pcptrace_type {
 	 * and order the block's, path buddy (1.7)
 	 */
 	PCPT_ISOLATE,
+	/*
+	 * decay_pcp_high()'s return (1.7, 2026-12-06): since 6.7 it frees in
+	 * chunks of batch with pcp->lock dropped between them, and a free on
+	 * its CPU in between flushes against the high it already lowered;
+	 * the replay frees the chunks here. Zone unknown from a kretprobe.
+	 */
+	PCPT_DECAY_END,
 	NR_PCPT,
 };
 
@@ -88,6 +95,8 @@ enum pcptrace_type {
  * pages drift up under compaction (1.7)
  */
 #define PCPT_HOOK_ISOLATE 0x10000
+/* decay_pcp_high()'s return, with its entry: DECAY_END events (1.7) */
+#define PCPT_HOOK_DECAY_END 0x20000
 /* function probes' mode, in the hooks word's second byte */
 #define PCPT_HOOK_FN_SHIFT 8
 #define PCPT_FN_NONE 0

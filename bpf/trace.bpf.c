@@ -9,6 +9,7 @@
  * tt_free                 kmem:mm_page_free             FREE       tracepoint
  * tf_drain, tk_drain      drain_pages_zone              DRAIN      fentry, kprobe
  * tf_decay, tk_decay      decay_pcp_high                SNAPSHOT + DECAY (1)
+ * tx_decay, tr_decay      decay_pcp_high returns        DECAY_END  (1)
  * tf_dead, tk_dead        page_alloc_cpu_dead           CPU_DEAD   (1)
  * tx_dead, tr_dead        page_alloc_cpu_dead returns   none: in_cpu_dead cleared (1)
  * tf_online, tk_online    page_alloc_cpu_online         CPU_ONLINE (1)
@@ -328,6 +329,28 @@ static __always_inline int on_decay(struct zone *zone,
 }
 
 /*
+ * The decay's chunks are the model's to free, here: a run of frees on
+ * this CPU before the return goes out first, so it lands between the
+ * DECAY and this, where the kernel's flushed against the lowered high.
+ * vmstat runs the decay on the pageset's own CPU, in a bound kworker.
+ */
+static __always_inline int on_decay_end(int idx)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct pcptrace_event *e;
+
+	if (idx < 0 || idx >= PCPTOP_ZONE_UNKNOWN)
+		idx = PCPT_ZONE_UNKNOWN;
+	run_break(cpu);
+	e = reserve(sizeof(*e), PCPT_DECAY_END, cpu);
+	if (!e)
+		return 0;
+	e->zone = idx;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	return 0;
+}
+
+/*
  * The reservation is submitted straight after its test: with the map
  * update between them, 6.1's verifier tested the record again, took it
  * for NULL there and refused the program ("Unreleased reference"), and
@@ -382,6 +405,19 @@ SEC("kprobe/decay_pcp_high")
 int BPF_KPROBE(tk_decay, struct zone *zone, struct per_cpu_pages *pcp)
 {
 	return on_decay(zone, pcp);
+}
+
+/* its return value (int, bool on 7.x) is not read */
+SEC("pcptop.fexit/decay_pcp_high")
+int BPF_PROG(tx_decay, struct zone *zone, struct per_cpu_pages *pcp)
+{
+	return on_decay_end(compat_zone_idx(zone));
+}
+
+SEC("kretprobe/decay_pcp_high")
+int BPF_KRETPROBE(tr_decay)
+{
+	return on_decay_end(PCPT_ZONE_UNKNOWN);
 }
 
 SEC("pcptop.fentry/page_alloc_cpu_dead")

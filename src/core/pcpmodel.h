@@ -161,6 +161,11 @@ struct pcpmodel_config {
 	unsigned int thp_order;
 	/* snapshots overwrite the model's state once drift is measured */
 	bool resync;
+	/*
+	 * the stream has each decay's end (PCPM_EV_DECAY_END, format 1.7
+	 * with PCPT_HOOK_DECAY_END): a decay's chunks wait for it
+	 */
+	bool decay_ends;
 	/* the caller's buffer for the parked-pages series, or NULL */
 	struct pcpmodel_series_point *series;
 	size_t series_cap;
@@ -295,7 +300,12 @@ void pcpmodel_free(struct pcpmodel *m);
  */
 int pcpmodel_apply(struct pcpmodel *m, const struct pcpmodel_event *ev,
 		   const struct pcpmodel_stream *payloads);
-/* every event of a stream; rejected ones are counted, not fatal */
+/*
+ * The stream's end, after the last pcpmodel_apply(): a decay whose
+ * DECAY_END never came (lost, or past the window) frees its chunks.
+ */
+void pcpmodel_end(struct pcpmodel *m);
+/* every event of a stream, then pcpmodel_end(); rejected ones are counted */
 void pcpmodel_replay(struct pcpmodel *m, const struct pcpmodel_stream *s);
 
 /*

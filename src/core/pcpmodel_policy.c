@@ -302,11 +302,11 @@ void pcpm_commit(struct pcpmodel *m, struct pcpm_pcp *pcp,
  * 6.12.117 ("mm/page_alloc: batch page freeing in decay_pcp_high").
  * 6.1 has no decay: vmstat only drains remote-node pagesets there.
  */
-void pcpm_decay(struct pcpmodel *m, struct pcpm_pcp *pcp)
+void pcpm_decay_begin(struct pcpmodel *m, struct pcpm_pcp *pcp)
 {
-	int high_min = pcp->high_min, batch = pcp->batch, old_high, to_drain;
-	struct pcpm_flush f;
+	int high_min = pcp->high_min, batch = pcp->batch, old_high;
 
+	pcpm_decay_end(m, pcp);
 	if (!m->cfg.rules.auto_high) {
 		m->res.decay_ignored++;
 		return;
@@ -323,7 +323,19 @@ void pcpm_decay(struct pcpmodel *m, struct pcpm_pcp *pcp)
 			m->res.decay_high_cut += old_high - pcp->high;
 		}
 	}
-	to_drain = pcp->count - pcp->high;
+	/* the kernel's to_drain, taken once: frees in between do not move it */
+	pcp->decay_to_drain = pcp->count - pcp->high;
+	pcp->decay_open = true;
+}
+
+void pcpm_decay_end(struct pcpmodel *m, struct pcpm_pcp *pcp)
+{
+	int batch = pcp->batch, to_drain = pcp->decay_to_drain;
+	struct pcpm_flush f;
+
+	if (!pcp->decay_open)
+		return;
+	pcp->decay_open = false;
 	pcpm_flush_begin(&f, PCPM_FLUSH_DECAY);
 	if (!m->cfg.rules.decay_chunked) {
 		if (to_drain > 0)
@@ -337,4 +349,10 @@ void pcpm_decay(struct pcpmodel *m, struct pcpm_pcp *pcp)
 		}
 	}
 	pcpm_flush_end(m, &f);
+}
+
+void pcpm_decay(struct pcpmodel *m, struct pcpm_pcp *pcp)
+{
+	pcpm_decay_begin(m, pcp);
+	pcpm_decay_end(m, pcp);
 }

@@ -339,6 +339,8 @@ static int snapshot(struct pcpmodel *m, const struct pcpmodel_event *ev,
 	err = check_state(st);
 	if (err)
 		return err;
+	/* a read while a decay is open: its state is the decay done */
+	pcpm_decay_end(m, pcp);
 	if (!pcp->seeded) {
 		err = pcpmodel_set_pcp(m, ev->cpu, ev->zone, st);
 		if (!err)
@@ -390,6 +392,7 @@ static void cpu_dead(struct pcpmodel *m, unsigned int cpu)
 
 		if (!pcp->seeded)
 			continue;
+		pcpm_decay_end(m, pcp);
 		m->res.drain_calls[PCPM_DRAIN_CPU_DEAD]++;
 		pcpm_drain_pages_zone(m, pcp);
 	}
@@ -397,6 +400,8 @@ static void cpu_dead(struct pcpmodel *m, unsigned int cpu)
 
 static void drain(struct pcpmodel *m, struct pcpm_pcp *pcp, int reason)
 {
+	/* the decay's chunks after a drain would find the lists empty */
+	pcpm_decay_end(m, pcp);
 	m->res.drain_calls[reason]++;
 	if (reason == PCPM_DRAIN_NUMA_REMOTE)
 		pcpm_drain_zone_pages(m, pcp);
@@ -466,7 +471,20 @@ static int alloc_or_free(struct pcpmodel *m, const struct pcpmodel_event *ev)
 static bool zoned(uint8_t type)
 {
 	return type != PCPM_EV_RECLAIM && type != PCPM_EV_CPU_DEAD &&
-	       type != PCPM_EV_CPU_ONLINE;
+	       type != PCPM_EV_CPU_ONLINE && type != PCPM_EV_DECAY_END;
+}
+
+/* DECAY_END: its zone's decay, or (a kretprobe's) the CPU's open one */
+static void decay_end(struct pcpmodel *m, const struct pcpmodel_event *ev)
+{
+	unsigned int zone;
+
+	if (ev->zone < m->cfg.nr_zones) {
+		pcpm_decay_end(m, pcpm_pcp_of(m, ev->cpu, ev->zone));
+		return;
+	}
+	for (zone = 0; zone < m->cfg.nr_zones; zone++)
+		pcpm_decay_end(m, pcpm_pcp_of(m, ev->cpu, zone));
 }
 
 static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
@@ -489,7 +507,9 @@ static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
 		pcp = pcpm_pcp_of(m, ev->cpu, ev->zone);
 		if (!pcp->seeded)
 			return -ENODATA;
-		if (ev->type == PCPM_EV_DECAY)
+		if (ev->type == PCPM_EV_DECAY && m->cfg.decay_ends)
+			pcpm_decay_begin(m, pcp);
+		else if (ev->type == PCPM_EV_DECAY)
 			pcpm_decay(m, pcp);
 		else {
 			if (ev->reason == PCPM_DRAIN_UNKNOWN &&
@@ -515,6 +535,9 @@ static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
 		return 0;
 	case PCPM_EV_CPU_ONLINE:
 		m->cpu_offline[ev->cpu] = false;
+		return 0;
+	case PCPM_EV_DECAY_END:
+		decay_end(m, ev);
 		return 0;
 	case PCPM_EV_SNAPSHOT:
 		if (!pl || ev->payload >= pl->nr_pcp_states)
@@ -559,10 +582,19 @@ int pcpmodel_apply(struct pcpmodel *m, const struct pcpmodel_event *ev,
 	return err;
 }
 
+void pcpmodel_end(struct pcpmodel *m)
+{
+	size_t i, n = (size_t)m->cfg.nr_cpus * m->cfg.nr_zones;
+
+	for (i = 0; i < n; i++)
+		pcpm_decay_end(m, &m->pcps[i]);
+}
+
 void pcpmodel_replay(struct pcpmodel *m, const struct pcpmodel_stream *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->nr_events; i++)
 		pcpmodel_apply(m, &s->events[i], s);
+	pcpmodel_end(m);
 }

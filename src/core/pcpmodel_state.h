@@ -34,6 +34,9 @@ struct pcpm_pcp {
 	uint8_t free_factor;
 	uint8_t flags;
 	bool seeded; /* a snapshot (or pcpmodel_set_pcp()) gave its state */
+	/* a decay whose chunks wait for its DECAY_END: what they will free */
+	bool decay_open;
+	int32_t decay_to_drain;
 	/* entries per pindex; PCPM_LIST_UNKNOWN holds order-0 pages */
 	int32_t entries[PCPM_NR_SLOTS];
 };
@@ -223,6 +226,13 @@ void pcpm_alloc(struct pcpmodel *m, struct pcpm_pcp *pcp,
 void pcpm_commit(struct pcpmodel *m, struct pcpm_pcp *pcp,
 		 const struct pcpm_zone *zone, int order, int pindex,
 		 int caller);
+/*
+ * decay_pcp_high(): its entry lowers high and fixes what it will free,
+ * its end frees it (in chunks where the rules say); pcpm_decay() both
+ * at once. pcpm_decay_end() on a pageset with no decay open does nothing.
+ */
 void pcpm_decay(struct pcpmodel *m, struct pcpm_pcp *pcp);
+void pcpm_decay_begin(struct pcpmodel *m, struct pcpm_pcp *pcp);
+void pcpm_decay_end(struct pcpmodel *m, struct pcpm_pcp *pcp);
 
 #endif /* PCPTOP_PCPMODEL_STATE_H */

@@ -72,6 +72,14 @@ enum pcpmodel_event_type {
 	 * pages fall, no allocation; path buddy
 	 */
 	PCPM_EV_ISOLATE,
+	/*
+	 * decay_pcp_high()'s return on cpu; zone its pageset's, or
+	 * 0xff (a kretprobe): the CPU's open decay. Where the
+	 * stream has them (pcpmodel_config.decay_ends), a DECAY lowers high
+	 * and its chunks wait for this event, as the kernel's frees between
+	 * them flush against the lowered high.
+	 */
+	PCPM_EV_DECAY_END,
 	NR_PCPM_EV,
 };
 

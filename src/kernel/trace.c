@@ -89,9 +89,11 @@ static const struct fn_probe fn_probes[NR_FN_PROBES] = {
 		       .fentry = PROG(tf_drain),
 		       .kprobe = PROG(tk_drain) },
 	[FN_DECAY] = { .fns = { "decay_pcp_high" },
-		       .hook = PCPT_HOOK_DECAY,
+		       .hook = PCPT_HOOK_DECAY | PCPT_HOOK_DECAY_END,
 		       .fentry = PROG(tf_decay),
-		       .kprobe = PROG(tk_decay) },
+		       .fexit = PROG(tx_decay),
+		       .kprobe = PROG(tk_decay),
+		       .kretprobe = PROG(tr_decay) },
 	[FN_DEAD] = { .fns = { "page_alloc_cpu_dead" },
 		      .hook = PCPT_HOOK_HOTPLUG,
 		      .fentry = PROG(tf_dead),
@@ -400,8 +402,10 @@ static int load_mode(struct trace *t, const struct trace_opts *o, int mode,
 		goto fail;
 	/*
 	 * Entries before exits (fentry's in the skeleton's order, kprobes'
-	 * in fn_probes'): only page_alloc_cpu_dead has an exit, and a CPU going down in that window would mark the
-	 * next drains on its controlling CPU as CPU_DEAD's.
+	 * in fn_probes'): a CPU going down in the window of
+	 * page_alloc_cpu_dead's would mark the next drains on its
+	 * controlling CPU as CPU_DEAD's. A decay's return without its entry
+	 * finds no decay open in the replay, and is ignored there.
 	 */
 	err = trace_bpf__attach(t->skel);
 	if (!err)

@@ -28,7 +28,8 @@ _Static_assert((int)PCPT_ALLOC == (int)PCPM_EV_ALLOC &&
 		       (int)PCPT_SNAPSHOT == (int)PCPM_EV_SNAPSHOT &&
 		       (int)PCPT_CPU_ONLINE == (int)PCPM_EV_CPU_ONLINE &&
 		       (int)PCPT_RECLAIM == (int)PCPM_EV_RECLAIM &&
-		       (int)PCPT_ISOLATE == (int)PCPM_EV_ISOLATE,
+		       (int)PCPT_ISOLATE == (int)PCPM_EV_ISOLATE &&
+		       (int)PCPT_DECAY_END == (int)PCPM_EV_DECAY_END,
 	       "bpf/pcptrace.h's types are pcpmodel's");
 _Static_assert(PCPT_ORDER_UNKNOWN == PCPM_ORDER_UNKNOWN,
 	       "bpf/pcptrace.h's unknown order is pcpmodel's");

@@ -87,6 +87,18 @@ static inline bool rec_trace_in_runs(unsigned int type)
  * payload is the events of its run after the first (REC_CHUNK_TRACE_RUNS;
  * older chunks read with it 0)
  */
+/* an event type's name in report --json's trace.events; NULL past them */
+static inline const char *rec_trace_type_name(unsigned int type)
+{
+	static const char *const names[NR_PCPM_EV] = {
+		"alloc",    "free",	  "decay",     "drain",
+		"cpu_dead", "cpu_online", "snapshot",  "zone_state",
+		"reclaim",  "isolate",	  "decay_end",
+	};
+
+	return type < NR_PCPM_EV ? names[type] : NULL;
+}
+
 static inline uint64_t rec_trace_event_n(const struct pcpmodel_event *e)
 {
 	return rec_trace_in_runs(e->type) ? 1 + (uint64_t)e->payload : 1;

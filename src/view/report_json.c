@@ -327,10 +327,6 @@ static void j_summary(struct json_writer *w, const struct cmp_result *r)
 /* record --trace: what the trace holds and what it lost; null without one */
 static void j_trace(struct json_writer *w, const struct rec_summary *s)
 {
-	static const char *const names[NR_PCPM_EV] = {
-		"alloc",      "free",	  "decay",	"drain",   "cpu_dead",
-		"cpu_online", "snapshot", "zone_state", "reclaim", "isolate",
-	};
 	const struct rec_trace_tally *t = &s->trace;
 	uint64_t sum = 0;
 	int i;
@@ -345,7 +341,7 @@ static void j_trace(struct json_writer *w, const struct rec_summary *s)
 	json_u64(w, "hooks", t->hooks);
 	json_obj_begin(w, "events");
 	for (i = 0; i < NR_PCPM_EV; i++) {
-		json_u64(w, names[i], t->events[i]);
+		json_u64(w, rec_trace_type_name(i), t->events[i]);
 		sum += t->events[i];
 	}
 	json_obj_end(w);

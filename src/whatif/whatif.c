@@ -242,6 +242,7 @@ static int replay_one(struct whatif *w, int scale, struct whatif_col *c)
 	cfg.nr_cpus = t->meta.nr_cpus;
 	cfg.nr_zones = t->meta.nr_zones;
 	cfg.thp_order = t->meta.thp_order;
+	cfg.decay_ends = t->hooks & PCPT_HOOK_DECAY_END;
 	err = pcpmodel_new(&cfg, &m);
 	if (err)
 		return err;
@@ -266,6 +267,9 @@ static int replay_one(struct whatif *w, int scale, struct whatif_col *c)
 			pcpmodel_apply(ref, &s->events[i], s);
 		pcpmodel_apply(m, &s->events[i], s);
 	}
+	if (ref)
+		pcpmodel_end(ref);
+	pcpmodel_end(m);
 	while (b < WHATIF_SERIES_BINS)
 		c->x.parked[b++] = model_parked(m, &cfg);
 	/* every event before the start: nothing the recording counted */

@@ -13,11 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "rectrace.h"
-
-static const char *const type_name[NR_PCPM_EV] = {
-	"alloc",      "free",	  "decay",	"drain",   "cpu_dead",
-	"cpu_online", "snapshot", "zone_state", "reclaim", "isolate",
-};
+#include "rectrace_chunk.h"
 
 int main(int argc, char **argv)
 {
@@ -56,7 +52,7 @@ int main(int argc, char **argv)
 		pages[e->type][z] += 1ULL << (e->order & 31);
 	}
 	for (i = 0; i < NR_PCPM_EV; i++)
-		printf("%s %" PRIu64 "\n", type_name[i], n[i]);
+		printf("%s %" PRIu64 "\n", rec_trace_type_name(i), n[i]);
 	/* the recording's start, its intervals' 0, for a window */
 	printf("t0_ns %" PRIu64 "\n", t.t0_ns);
 	for (z = 0; z <= PCPTOP_MAX_ZONES; z++) {

@@ -5,17 +5,24 @@
 
 #include "pcpmodel_fixture.h"
 
+void pm_config(struct pcpmodel_config *cfg, const struct pcpmodel_rules *rules,
+	       int scale, unsigned int nr_cpus, unsigned int nr_zones)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->rules = *rules;
+	cfg->scale = scale;
+	cfg->nr_cpus = nr_cpus;
+	cfg->nr_zones = nr_zones;
+	cfg->thp_order = PCPM_THP_ORDER_4K;
+}
+
 struct pcpmodel *pm_new_rules(const struct pcpmodel_rules *rules, int scale,
 			      unsigned int nr_cpus, unsigned int nr_zones)
 {
-	struct pcpmodel_config cfg = { 0 };
+	struct pcpmodel_config cfg;
 	struct pcpmodel *m;
 
-	cfg.rules = *rules;
-	cfg.scale = scale;
-	cfg.nr_cpus = nr_cpus;
-	cfg.nr_zones = nr_zones;
-	cfg.thp_order = PCPM_THP_ORDER_4K;
+	pm_config(&cfg, rules, scale, nr_cpus, nr_zones);
 	return pcpmodel_new(&cfg, &m) ? NULL : m;
 }
 
@@ -57,6 +64,20 @@ int pm_seed_pcp(struct pcpmodel *m, unsigned int cpu, unsigned int zone,
 		    PCPM_FIELD_FREE_FACTOR | PCPM_FIELD_LISTS;
 	st.list_entries[PM_ORDER0_MOVABLE] = s->order0_movable;
 	return pcpmodel_set_pcp(m, cpu, zone, &st);
+}
+
+struct pcpmodel *pm_new_seeded_cfg(const struct pcpmodel_config *cfg,
+				   const struct pm_seed *s)
+{
+	struct pcpmodel *m;
+
+	if (pcpmodel_new(cfg, &m))
+		return NULL;
+	if (pm_seed_pcp(m, 0, 0, s)) {
+		pcpmodel_free(m);
+		m = NULL;
+	}
+	return m;
 }
 
 struct pcpmodel *pm_new_seeded(const struct pcpmodel_rules *rules, int scale,

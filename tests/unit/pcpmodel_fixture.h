@@ -21,6 +21,9 @@ struct pcpmodel *pm_new(enum pcpmodel_ruleset rules, int scale,
 /* the same with rules edited by the caller */
 struct pcpmodel *pm_new_rules(const struct pcpmodel_rules *rules, int scale,
 			      unsigned int nr_cpus, unsigned int nr_zones);
+/* pm_new_rules()' config, for a caller that sets more of it */
+void pm_config(struct pcpmodel_config *cfg, const struct pcpmodel_rules *rules,
+	       int scale, unsigned int nr_cpus, unsigned int nr_zones);
 
 /* a pageset's start: every field read, lists given */
 struct pm_seed {
@@ -38,6 +41,9 @@ struct pcpmodel *pm_new_seeded(const struct pcpmodel_rules *rules, int scale,
 			       const struct pm_seed *s);
 struct pcpmodel *pm_new_seeded_base(enum pcpmodel_ruleset base, int scale,
 				    const struct pm_seed *s);
+/* CPU 0, zone 0 of a model of cfg, seeded; NULL on error */
+struct pcpmodel *pm_new_seeded_cfg(const struct pcpmodel_config *cfg,
+				   const struct pm_seed *s);
 
 /* events on CPU 0, zone 0, pcp path */
 int pm_alloc(struct pcpmodel *m, int order, int mt);
@@ -63,6 +69,7 @@ void test_pcpmodel_decay(void);
 void test_pcpmodel_decay_chunked(void);
 void test_pcpmodel_decay_scale0(void);
 void test_pcpmodel_decay_v61_ignored(void);
+void test_pcpmodel_decay_end(void);
 void test_pcpmodel_drain_chunks(void);
 void test_pcpmodel_drain_high_order_overshoot(void);
 void test_pcpmodel_cpu_offline(void);

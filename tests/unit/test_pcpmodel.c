@@ -499,6 +499,7 @@ const struct unit_test pcpmodel_tests[] = {
 	TEST(test_pcpmodel_decay_chunked),
 	TEST(test_pcpmodel_decay_scale0),
 	TEST(test_pcpmodel_decay_v61_ignored),
+	TEST(test_pcpmodel_decay_end),
 	TEST(test_pcpmodel_drain_chunks),
 	TEST(test_pcpmodel_drain_high_order_overshoot),
 	TEST(test_pcpmodel_cpu_offline),

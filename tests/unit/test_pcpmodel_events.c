@@ -131,6 +131,78 @@ void test_pcpmodel_decay_v61_ignored(void)
 }
 
 /*
+ * 7.3 decay_pcp_high() (2586-2617) takes "to_drain = pcp->count -
+ * pcp->high" once, then frees it in chunks with "pcp_spin_unlock_nopin"
+ * between them: a free on that CPU in between (free_frozen_page_commit(),
+ * "if (pcp->count >= high)") flushes against the high already lowered.
+ * From count 3000, high 2000, high_min 1000: high max3(3000 - 2016, 2000
+ * - 250, 1000) = 1750, to_drain 1250 (19 chunks of 63 and one of 53).
+ * Five frees before its return each find count over 1750 and flush
+ * nr_pcp_free()'s clamp(free_count, batch, high - batch) = 63: 25 calls,
+ * count 3005 - 315 - 1250 = 1440. Replayed with the decay whole at its
+ * entry, the first free finds count 1751 and flushes 63, the other four
+ * find it under 1750: 21 calls, count 1692.
+ */
+static struct pcpmodel *decay_end_run(bool ends, int frees, bool end)
+{
+	struct pcpmodel_config cfg;
+	struct pcpmodel_rules rules;
+	struct pcpmodel *m;
+	struct pm_seed s;
+
+	pcpmodel_rules_init(&rules, PCPM_RULES_7_X);
+	pm_config(&cfg, &rules, 5, 1, 1);
+	cfg.decay_ends = ends;
+	pm_seed_default(&s, 2000, 1000, 8000);
+	s.order0_movable = 3000;
+	m = pm_new_seeded_cfg(&cfg, &s);
+	if (!m)
+		return NULL;
+	if (pm_decay(m) || pm_frees(m, frees, 0, MOVABLE) ||
+	    (end && pm_event(m, PCPM_EV_DECAY_END, 0, PCPT_ZONE_UNKNOWN))) {
+		pcpmodel_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void test_pcpmodel_decay_end(void)
+{
+	struct pcpmodel *m = decay_end_run(true, 5, true);
+	const struct pcpmodel_result *r;
+
+	REQUIRE(m);
+	r = pcpmodel_result(m);
+	CHECK_EQ_INT(pm_state(m).high, 1750);
+	CHECK_EQ_U64(r->bulk_calls, 25);
+	CHECK_EQ_U64(r->flush[PCPM_FLUSH_DECAY].pages, 1250);
+	CHECK_EQ_U64(r->flush[PCPM_FLUSH_COMMIT].flushes, 5);
+	CHECK_EQ_INT(pm_state(m).count, 1440);
+	/* a second end, or one with no decay open, frees nothing more */
+	CHECK_EQ_INT(pm_event(m, PCPM_EV_DECAY_END, 0, 0), 0);
+	CHECK_EQ_U64(r->bulk_calls, 25);
+	pcpmodel_free(m);
+
+	/* without the ends (older recordings), the DECAY_END is ignored */
+	m = decay_end_run(false, 5, true);
+	REQUIRE(m);
+	r = pcpmodel_result(m);
+	CHECK_EQ_U64(r->bulk_calls, 21);
+	CHECK_EQ_INT(pm_state(m).count, 1692);
+	pcpmodel_free(m);
+
+	/* a decay whose end never came frees its chunks at the stream's end */
+	m = decay_end_run(true, 0, false);
+	REQUIRE(m);
+	r = pcpmodel_result(m);
+	CHECK_EQ_U64(r->bulk_calls, 0);
+	pcpmodel_end(m);
+	CHECK_EQ_U64(r->bulk_calls, 20);
+	CHECK_EQ_INT(pm_state(m).count, 1750);
+	pcpmodel_free(m);
+}
+
+/*
  * drain_pages_zone() (6.12.117:2467, 7.3:2642): "to_drain = min(count,
  * pcp->batch << CONFIG_PCP_BATCH_SCALE_MAX)" per locked chunk: 5000
  * pages at scale 5 are 2016 + 2016 + 968; at scale 0, 80 chunks (79 of
