@@ -190,7 +190,7 @@ $(OBJDIR)/kernel/bpf_elf.o: $(OUTPUT)/pcptop.bpf.gz.h $(OUTPUT)/trace.bpf.gz.h
 TRACE_OBJ := $(OUTPUT)/trace.bpf.o
 TRACE_SKEL := $(OUTPUT)/trace.skel.h
 TRACE_ELF_CALL := s->data = (void \*)trace_bpf__elf_bytes(&s->data_sz);
-$(TRACE_OBJ): bpf/trace.bpf.c bpf/trace_ring.bpf.h bpf/pcptrace.h bpf/compat.bpf.h bpf/rawtp.bpf.h bpf/pcptop.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
+$(TRACE_OBJ): bpf/trace.bpf.c bpf/trace_ring.bpf.h bpf/trace_pageset.bpf.h bpf/pcptrace.h bpf/compat.bpf.h bpf/rawtp.bpf.h bpf/pcptop.h vmlinux/$(ARCH)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(@:.o=.cc.o)
 	$(Q)$(LLVM_STRIP) -g $(@:.o=.cc.o)

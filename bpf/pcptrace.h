@@ -38,10 +38,11 @@ enum pcptrace_type {
 	 */
 	PCPT_ISOLATE,
 	/*
-	 * decay_pcp_high()'s return (1.7, 2026-12-06): since 6.7 it frees in
-	 * chunks of batch with pcp->lock dropped between them, and a free on
-	 * its CPU in between flushes against the high it already lowered;
-	 * the replay frees the chunks here. Zone unknown from a kretprobe.
+	 * decay_pcp_high()'s return (1.7, 2026-12-06): where it frees in
+	 * chunks of batch with pcp->lock dropped between them (7.x, 6.18.7+,
+	 * Debian 6.12.117+), a free on its CPU in between flushes against
+	 * the high it already lowered; the replay frees the chunks here.
+	 * Zone unknown from a kretprobe.
 	 */
 	PCPT_DECAY_END,
 	NR_PCPT,

@@ -339,8 +339,6 @@ static int snapshot(struct pcpmodel *m, const struct pcpmodel_event *ev,
 	err = check_state(st);
 	if (err)
 		return err;
-	/* a read while a decay is open: its state is the decay done */
-	pcpm_decay_end(m, pcp);
 	if (!pcp->seeded) {
 		err = pcpmodel_set_pcp(m, ev->cpu, ev->zone, st);
 		if (!err)
@@ -372,6 +370,11 @@ static int snapshot(struct pcpmodel *m, const struct pcpmodel_event *ev,
 	}
 	pcp->batch = st->batch;
 	if (m->cfg.resync) {
+		/*
+		 * a /proc read can land between a decay's chunks: what it
+		 * read already holds those done, and the rest is not known
+		 */
+		pcp->decay_open = false;
 		load_state(pcp, st);
 		if (load_lists(m, pcp, st))
 			r->snapshots_inconsistent++;
@@ -474,17 +477,23 @@ static bool zoned(uint8_t type)
 	       type != PCPM_EV_CPU_ONLINE && type != PCPM_EV_DECAY_END;
 }
 
-/* DECAY_END: its zone's decay, or (a kretprobe's) the CPU's open one */
-static void decay_end(struct pcpmodel *m, const struct pcpmodel_event *ev)
+/*
+ * DECAY_END: its zone's decay, or (a kretprobe's, zone PCPM_ZONE_UNKNOWN)
+ * the CPU's open one; 0 or -EINVAL
+ */
+static int decay_end(struct pcpmodel *m, const struct pcpmodel_event *ev)
 {
 	unsigned int zone;
 
 	if (ev->zone < m->cfg.nr_zones) {
 		pcpm_decay_end(m, pcpm_pcp_of(m, ev->cpu, ev->zone));
-		return;
+		return 0;
 	}
+	if (ev->zone != PCPM_ZONE_UNKNOWN)
+		return -EINVAL;
 	for (zone = 0; zone < m->cfg.nr_zones; zone++)
 		pcpm_decay_end(m, pcpm_pcp_of(m, ev->cpu, zone));
+	return 0;
 }
 
 static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
@@ -507,7 +516,9 @@ static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
 		pcp = pcpm_pcp_of(m, ev->cpu, ev->zone);
 		if (!pcp->seeded)
 			return -ENODATA;
-		if (ev->type == PCPM_EV_DECAY && m->cfg.decay_ends)
+		/* one locked call where the rules do not chunk: nothing between */
+		if (ev->type == PCPM_EV_DECAY && m->cfg.decay_ends &&
+		    m->cfg.rules.decay_chunked)
 			pcpm_decay_begin(m, pcp);
 		else if (ev->type == PCPM_EV_DECAY)
 			pcpm_decay(m, pcp);
@@ -537,8 +548,7 @@ static int dispatch(struct pcpmodel *m, const struct pcpmodel_event *ev,
 		m->cpu_offline[ev->cpu] = false;
 		return 0;
 	case PCPM_EV_DECAY_END:
-		decay_end(m, ev);
-		return 0;
+		return decay_end(m, ev);
 	case PCPM_EV_SNAPSHOT:
 		if (!pl || ev->payload >= pl->nr_pcp_states)
 			return -EINVAL;

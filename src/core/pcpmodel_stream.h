@@ -74,7 +74,7 @@ enum pcpmodel_event_type {
 	PCPM_EV_ISOLATE,
 	/*
 	 * decay_pcp_high()'s return on cpu; zone its pageset's, or
-	 * 0xff (a kretprobe): the CPU's open decay. Where the
+	 * PCPM_ZONE_UNKNOWN (a kretprobe): the CPU's open decay. Where the
 	 * stream has them (pcpmodel_config.decay_ends), a DECAY lowers high
 	 * and its chunks wait for this event, as the kernel's frees between
 	 * them flush against the lowered high.
@@ -82,6 +82,9 @@ enum pcpmodel_event_type {
 	PCPM_EV_DECAY_END,
 	NR_PCPM_EV,
 };
+
+/* DECAY_END from a kretprobe, which has no arguments: the CPU's decay */
+#define PCPM_ZONE_UNKNOWN 0xff
 
 /* RECLAIM: the reclaim's begin, and with it its order, was not traced */
 #define PCPM_ORDER_UNKNOWN 0xff

@@ -5,7 +5,6 @@
  * kernel's increments.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -47,17 +46,21 @@ static int read_and_zero(int fd, __u32 base, int nr_keys, void *dst,
 	return 0;
 }
 
-static bool map_empty(const struct bpf_map *map)
+/* 1 when the map holds a key, 0 when it is empty, or -errno */
+static int map_holds(const struct bpf_map *map)
 {
 	__u64 key;
 
-	return bpf_map_get_next_key(bpf_map__fd(map), NULL, &key) != 0;
+	if (!bpf_map_get_next_key(bpf_map__fd(map), NULL, &key))
+		return 1;
+	return errno == ENOENT ? 0 : -errno;
 }
 
 int snapshot_calls_in_flight(struct attach *a)
 {
-	return !map_empty(a->skel->maps.decays) ||
-	       !map_empty(a->skel->maps.drains);
+	int err = map_holds(a->skel->maps.decays);
+
+	return err ? err : map_holds(a->skel->maps.drains);
 }
 
 int snapshot_take(struct attach *a, struct snapshot *s)
@@ -82,7 +85,7 @@ int snapshot_take(struct attach *a, struct snapshot *s)
 	old = a->skel->bss->epoch & 1;
 	__atomic_store_n(&a->skel->bss->epoch, old ^ 1, __ATOMIC_SEQ_CST);
 	s->switch_ns = clock_mono_ns();
-	s->calls_in_flight = snapshot_calls_in_flight(a);
+	s->calls_in_flight = snapshot_calls_in_flight(a) > 0;
 	nanosleep(&grace, NULL);
 
 	err = read_and_zero(bpf_map__fd(a->skel->maps.hists),

@@ -14,7 +14,7 @@ int snapshot_take(struct attach *a, struct snapshot *s);
 /*
  * Whether a decay_pcp_high() or drain_pages_zone() the probes saw begin
  * has not ended yet: each books itself at its exit, in the epoch then
- * current. 1 or 0.
+ * current. 1 or 0, or -errno when a map cannot be read.
  */
 int snapshot_calls_in_flight(struct attach *a);
 

@@ -257,9 +257,10 @@ static int settle_calls(const struct record_opts *o, struct system *sys,
 {
 	struct timespec poll = { 0, RECORD_SETTLE_POLL_NS };
 	uint64_t t0 = clock_mono_ns();
-	int err = 0;
+	int in_flight, err = 0;
 
-	while (snapshot_calls_in_flight(&sys->a) && clock_mono_ns() < give_up) {
+	while ((in_flight = snapshot_calls_in_flight(&sys->a)) > 0 &&
+	       clock_mono_ns() < give_up) {
 		nanosleep(&poll, NULL);
 		err = rt ? rec_tracer_poll(rt) : 0;
 		if (err) {
@@ -268,6 +269,11 @@ static int settle_calls(const struct record_opts *o, struct system *sys,
 			break;
 		}
 	}
+	/* not fatal: the recording ends as it did before it waited */
+	if (in_flight < 0)
+		cli_warn("cannot tell the decays and drains in flight: %s;"
+			 " not waiting for them",
+			 strerror(-in_flight));
 	*waited += clock_mono_ns() - t0;
 	return err;
 }
@@ -279,7 +285,8 @@ static void say_settled(const struct record_opts *o,
 	if (!o->attach.verbose || (!settled && waited < RECORD_SETTLE_POLL_NS))
 		return;
 	fprintf(stderr,
-		"pcptop: the last interval waited %.1f ms for decays and drains in flight, %d more interval%s%s\n",
+		"pcptop: the last interval waited %.1f ms for decays and drains"
+		" in flight, %d more interval%s%s\n",
 		(double)waited / (double)NSEC_PER_MSEC, settled,
 		settled == 1 ? "" : "s",
 		snap->calls_in_flight ? "; one still was at the flip" : "");
@@ -329,7 +336,8 @@ static int record_loop(const struct record_opts *o, struct system *sys,
 		iv.t_start_ns = prev - run->t0;
 		iv.t_end_ns = t - run->t0;
 		iv.realtime_ns = clock_real_ns();
-		if (run->why != RUN_TICK && t + PARTIAL_SLACK_NS < next)
+		if (settled ||
+		    (run->why != RUN_TICK && t + PARTIAL_SLACK_NS < next))
 			iv.flags |= REC_IV_PARTIAL;
 		/* the trace up to here, before the interval it ends with */
 		err = rt ? rec_tracer_interval(rt, run->nr + 1) : 0;

@@ -31,6 +31,8 @@ _Static_assert((int)PCPT_ALLOC == (int)PCPM_EV_ALLOC &&
 		       (int)PCPT_ISOLATE == (int)PCPM_EV_ISOLATE &&
 		       (int)PCPT_DECAY_END == (int)PCPM_EV_DECAY_END,
 	       "bpf/pcptrace.h's types are pcpmodel's");
+_Static_assert(PCPT_ZONE_UNKNOWN == PCPM_ZONE_UNKNOWN,
+	       "bpf/pcptrace.h's unknown zone is pcpmodel's");
 _Static_assert(PCPT_ORDER_UNKNOWN == PCPM_ORDER_UNKNOWN,
 	       "bpf/pcptrace.h's unknown order is pcpmodel's");
 _Static_assert(PCPT_PATH_PCP == PCPM_PATH_PCP &&

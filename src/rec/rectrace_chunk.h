@@ -82,22 +82,25 @@ static inline bool rec_trace_in_runs(unsigned int type)
 	return type == PCPM_EV_ALLOC || type == PCPM_EV_FREE;
 }
 
-/*
- * The events a decoded record stands for: an allocation's or free's
- * payload is the events of its run after the first (REC_CHUNK_TRACE_RUNS;
- * older chunks read with it 0)
- */
 /* an event type's name in report --json's trace.events; NULL past them */
 static inline const char *rec_trace_type_name(unsigned int type)
 {
-	static const char *const names[NR_PCPM_EV] = {
+	static const char *const names[] = {
 		"alloc",    "free",	  "decay",     "drain",
 		"cpu_dead", "cpu_online", "snapshot",  "zone_state",
 		"reclaim",  "isolate",	  "decay_end",
 	};
 
+	_Static_assert(sizeof(names) / sizeof(names[0]) == NR_PCPM_EV,
+		       "every event type has its name");
 	return type < NR_PCPM_EV ? names[type] : NULL;
 }
+
+/*
+ * The events a decoded record stands for: an allocation's or free's
+ * payload is the events of its run after the first (REC_CHUNK_TRACE_RUNS;
+ * older chunks read with it 0)
+ */
 
 static inline uint64_t rec_trace_event_n(const struct pcpmodel_event *e)
 {

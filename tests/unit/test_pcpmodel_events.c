@@ -143,14 +143,15 @@ void test_pcpmodel_decay_v61_ignored(void)
  * entry, the first free finds count 1751 and flushes 63, the other four
  * find it under 1750: 21 calls, count 1692.
  */
-static struct pcpmodel *decay_end_run(bool ends, int frees, bool end)
+static struct pcpmodel *decay_end_run_rules(enum pcpmodel_ruleset base,
+					    bool ends, int frees, int end_zone)
 {
 	struct pcpmodel_config cfg;
 	struct pcpmodel_rules rules;
 	struct pcpmodel *m;
 	struct pm_seed s;
 
-	pcpmodel_rules_init(&rules, PCPM_RULES_7_X);
+	pcpmodel_rules_init(&rules, base);
 	pm_config(&cfg, &rules, 5, 1, 1);
 	cfg.decay_ends = ends;
 	pm_seed_default(&s, 2000, 1000, 8000);
@@ -159,16 +160,22 @@ static struct pcpmodel *decay_end_run(bool ends, int frees, bool end)
 	if (!m)
 		return NULL;
 	if (pm_decay(m) || pm_frees(m, frees, 0, MOVABLE) ||
-	    (end && pm_event(m, PCPM_EV_DECAY_END, 0, PCPT_ZONE_UNKNOWN))) {
+	    (end_zone >= 0 && pm_event(m, PCPM_EV_DECAY_END, 0, end_zone))) {
 		pcpmodel_free(m);
 		return NULL;
 	}
 	return m;
 }
 
+/* 7.x rules; end_zone -1: no DECAY_END */
+static struct pcpmodel *decay_end_run(bool ends, int frees, int end_zone)
+{
+	return decay_end_run_rules(PCPM_RULES_7_X, ends, frees, end_zone);
+}
+
 void test_pcpmodel_decay_end(void)
 {
-	struct pcpmodel *m = decay_end_run(true, 5, true);
+	struct pcpmodel *m = decay_end_run(true, 5, PCPT_ZONE_UNKNOWN);
 	const struct pcpmodel_result *r;
 
 	REQUIRE(m);
@@ -184,7 +191,7 @@ void test_pcpmodel_decay_end(void)
 	pcpmodel_free(m);
 
 	/* without the ends (older recordings), the DECAY_END is ignored */
-	m = decay_end_run(false, 5, true);
+	m = decay_end_run(false, 5, PCPT_ZONE_UNKNOWN);
 	REQUIRE(m);
 	r = pcpmodel_result(m);
 	CHECK_EQ_U64(r->bulk_calls, 21);
@@ -192,13 +199,40 @@ void test_pcpmodel_decay_end(void)
 	pcpmodel_free(m);
 
 	/* a decay whose end never came frees its chunks at the stream's end */
-	m = decay_end_run(true, 0, false);
+	m = decay_end_run(true, 0, -1);
 	REQUIRE(m);
 	r = pcpmodel_result(m);
 	CHECK_EQ_U64(r->bulk_calls, 0);
 	pcpmodel_end(m);
 	CHECK_EQ_U64(r->bulk_calls, 20);
 	CHECK_EQ_INT(pm_state(m).count, 1750);
+	pcpmodel_free(m);
+
+	/* an fexit's return names its zone: the same as the CPU's */
+	m = decay_end_run(true, 5, 0);
+	REQUIRE(m);
+	CHECK_EQ_U64(pcpmodel_result(m)->bulk_calls, 25);
+	CHECK_EQ_INT(pm_state(m).count, 1440);
+	/* a zone neither the model's nor unknown is refused */
+	CHECK_EQ_INT(pm_event(m, PCPM_EV_DECAY_END, 0, 7), -EINVAL);
+	pcpmodel_free(m);
+
+	/* a drain of the pageset ends its decay first: 20 chunks, then 1750 */
+	m = decay_end_run(true, 0, -1);
+	REQUIRE(m);
+	CHECK_EQ_INT(pm_drain(m, 0, 0, PCPM_DRAIN_ALL), 0);
+	CHECK_EQ_U64(pcpmodel_result(m)->flush[PCPM_FLUSH_DECAY].pages, 1250);
+	CHECK_EQ_U64(pcpmodel_result(m)->flush[PCPM_FLUSH_DRAIN].pages, 1750);
+	pcpmodel_free(m);
+
+	/*
+	 * 6.12 mainline frees to_drain in one locked call at the entry:
+	 * nothing of its CPU comes between, the ends change nothing
+	 */
+	m = decay_end_run_rules(PCPM_RULES_6_12, true, 5, PCPT_ZONE_UNKNOWN);
+	REQUIRE(m);
+	CHECK_EQ_U64(pcpmodel_result(m)->flush[PCPM_FLUSH_DECAY].pages, 1250);
+	CHECK_EQ_INT(pm_state(m).count, 1692);
 	pcpmodel_free(m);
 }
 

@@ -407,7 +407,7 @@ SELF_PAGES_KNOWN=64
 # decay's size itself replayed exactly. Since 2026-12-06 the trace has
 # each decay's return too (hooks bit 17) and the replay frees the chunks
 # there, after the frees between them: with that bit the miss is a
-# failure (amd64-7.3, eight churn recordings: docs/ACCURACY.md).
+# failure (amd64-7.3, ten churn recordings: docs/ACCURACY.md).
 # A decay in flight at the recording's last counter flip is no longer
 # one: record waits for it (src/live/record.c, RECORD_SETTLE_NS), so
 # extras in the replay fail (seen on amd64-7.2, clean clone of
