@@ -338,9 +338,20 @@ check_trace() { # KERNEL LOGF BULK_FREE_MODE
 	fi
 	# a decay's entry and return come together, and each decay traced
 	# has its return but for one a CPU at the start (the entries attach
-	# first) or in flight at the end
-	local decays ends
+	# first) or in flight at the end; the returns are the kernel's own
+	# count's (an fprobe or kretprobe event's hist trigger): every one
+	# around the churn, none beyond those around the recording
+	local decays ends d_in d_out trace_decay_fig=
 	if [ $((hooks & TRACE_HOOK_DECAY)) -ne 0 ]; then
+		read -r d_in d_out <<<"$(tagged "$logf" trace_decays)"
+		ends=$(jq .trace.events.decay_end <<<"$rep")
+		if ! [[ "$d_in" =~ ^[0-9]+$ && "$d_out" =~ ^[0-9]+$ ]]; then
+			fails+=("trace: no kernel count of decay_pcp_high()'s returns (${d_in:-none} ${d_out:-none})")
+		elif ! [[ "$ends" =~ ^[0-9]+$ ]] || [ "$ends" -lt "$d_in" ] ||
+		     [ "$ends" -gt "$d_out" ]; then
+			fails+=("trace: $ends decay returns outside the kernel's $d_in..$d_out")
+		fi
+		trace_decay_fig=" decay returns $d_in<=$ends<=$d_out"
 		decays=$(jq .trace.events.decay <<<"$rep")
 		ends=$(jq .trace.events.decay_end <<<"$rep")
 		if [ $((hooks & TRACE_HOOK_DECAY_END)) -eq 0 ]; then
@@ -354,7 +365,7 @@ check_trace() { # KERNEL LOGF BULK_FREE_MODE
 	[ "$(jq .trace.lost <<<"$rep")" = 0 ] ||
 		fails+=("trace: $(jq .trace.lost <<<"$rep") events lost")
 	read -r in_a in_f out_a out_f <<<"$(tagged "$logf" trace_hits)"
-	trace_fig="trace hooks $(printf 0x%x "$hooks")"
+	trace_fig="trace hooks $(printf 0x%x "$hooks")$trace_decay_fig"
 	for got in alloc free; do
 		if [ $got = alloc ]; then lo=$in_a hi=$out_a; else lo=$in_f hi=$out_f; fi
 		got=$(jq ".trace.events.$got" <<<"$rep")

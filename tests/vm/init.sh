@@ -250,20 +250,39 @@ ORACLE_STALLS=$(arg stalls 1) sh /bin/oracle-guest.sh run --cross-check --latenc
 # keyed by order) and around the whole recording (outer, by CPU). Every
 # allocation and free of the churn must be in the trace, whichever hook
 # gave it, and the trace holds no more than the recording saw (the host
-# checks both, and which hooks this kernel's trace attached)
+# checks both, and which hooks this kernel's trace attached). The same
+# for decay_pcp_high()'s returns (6.7+), an fprobe event's, else a
+# kretprobe event's: the trace's DECAY_END events between the two.
 phase trace
+TR=/sys/kernel/tracing
+DECAY_EV=
+if grep -q '^decay_pcp_high\( \|$\)' $TR/available_filter_functions 2>/dev/null &&
+   { echo 'f:pcptest/decay_ret decay_pcp_high%return' >>$TR/dynamic_events ||
+     echo 'r:pcptest/decay_ret decay_pcp_high' >>$TR/dynamic_events; } 2>/dev/null; then
+	DECAY_EV=$TR/events/pcptest
+fi
+export DECAY_EV
 cat >/tmp/trace-load.sh <<'EOT'
 . /bin/vmtest-lib.sh
 hist_on mm_page_alloc order "$HIST_NOFAIL"
 hist_on mm_page_free order
+if [ -n "$DECAY_EV" ]; then HIST_EV=$DECAY_EV hist_on decay_ret common_pid; fi
 churn -m 32 -n 2 >/dev/null 2>&1
 echo "$(hist_hits mm_page_alloc order "$HIST_NOFAIL") $(hist_hits mm_page_free order)" >/tmp/trace-inner
+if [ -n "$DECAY_EV" ]; then
+	HIST_EV=$DECAY_EV hist_hits decay_ret common_pid >/tmp/trace-decay-inner
+fi
 EOT
 hist_on mm_page_alloc cpu "$HIST_NOFAIL"
 hist_on mm_page_free cpu
+if [ -n "$DECAY_EV" ]; then HIST_EV=$DECAY_EV hist_on decay_ret cpu; fi
 pcptop record -q --trace -o /tmp/trace.data -- sh /tmp/trace-load.sh 2>/tmp/trace.err
 echo "VMTEST:trace_rc:$?"
 echo "VMTEST:trace_hits:$(cat /tmp/trace-inner 2>/dev/null) $(hist_hits mm_page_alloc cpu "$HIST_NOFAIL") $(hist_hits mm_page_free cpu)"
+if [ -n "$DECAY_EV" ]; then
+	echo "VMTEST:trace_decays:$(cat /tmp/trace-decay-inner 2>/dev/null) $(HIST_EV=$DECAY_EV hist_hits decay_ret cpu)"
+	echo '-:pcptest/decay_ret' >>$TR/dynamic_events 2>/dev/null
+fi
 say trace_err </tmp/trace.err
 pcptop report --json /tmp/trace.data 2>/dev/null | say trace_report
 pcptop whatif /tmp/trace.data --check >/tmp/whatif.out 2>/tmp/whatif.err

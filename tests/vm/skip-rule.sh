@@ -114,4 +114,34 @@ t_eq "self replay: 12 bulk frees fewer, more than the decay's 11 chunks, fails" 
 # the same 6 fewer are a failure
 ENDS=131072 sr 31 1953 'ok   decay.max              replay 672, recorded 672 (exact)'
 t_eq "self replay: 6 bulk frees fewer where the decay's return is traced, fails" "$?" 1
+
+# check_trace on the amd64-7.3 row's trace phase of 2026-12-06 (its
+# VMTEST lines, the report cut to the fields read): the trace's decay
+# returns between the kernel's counts around the churn and the recording
+# tl DECAYS_LINE: check_trace's fails, one a line, into $TMP/tl.out
+tl() {
+	local fails=() trace_fig= logf=$TMP/trace.log
+	declare -A K_SMP=([amd64-7.3]=2)
+	cat >"$logf" <<EOF2
+VMTEST:begin:7.3.4+deb13-amd64 x86_64
+VMTEST:trace_rc:0
+VMTEST:trace_report:{"trace":{"hooks":197119,"lost":0,"events":{"alloc":17235,"free":17077,"decay":4,"decay_end":4}}}
+VMTEST:trace_hits:16737 16685 22692 23833
+$1
+VMTEST:trace_whatif_rc:0
+VMTEST:trace_whatif:ok   bulk_free.calls        replay 0, recorded 0: +0.000 % (bound 1 %)
+EOF2
+	check_trace amd64-7.3 "$logf" fentry
+	printf '%s\n' "${fails[@]}" >"$TMP/tl.out"
+	[ ${#fails[@]} -eq 0 ]
+}
+tl 'VMTEST:trace_decays:4 8'
+t_eq "trace: 4 decay returns, the kernel's 4..8, pass" "$?" 0
+tl 'VMTEST:trace_decays:5 8'
+t_eq "trace: 4 decay returns under the churn's 5, fails" "$?" 1
+t_check "  saying so" -- grep -q "4 decay returns outside the kernel's 5..8" "$TMP/tl.out"
+tl 'VMTEST:trace_decays:4 3'
+t_eq "trace: 4 decay returns over the recording's 3, fails" "$?" 1
+tl ''
+t_eq "trace: no kernel count of the returns, fails" "$?" 1
 t_summary
