@@ -353,7 +353,6 @@ check_trace() { # KERNEL LOGF BULK_FREE_MODE
 		fi
 		trace_decay_fig=" decay returns $d_in<=$ends<=$d_out"
 		decays=$(jq .trace.events.decay <<<"$rep")
-		ends=$(jq .trace.events.decay_end <<<"$rep")
 		if [ $((hooks & TRACE_HOOK_DECAY_END)) -eq 0 ]; then
 			fails+=("trace: decay_pcp_high() without its return (hooks $(printf 0x%x "$hooks"))")
 		elif ! [[ "$decays" =~ ^[0-9]+$ && "$ends" =~ ^[0-9]+$ ]] ||
